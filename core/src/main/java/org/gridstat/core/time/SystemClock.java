@@ -1,0 +1,48 @@
+package org.gridstat.core.time;
+
+import java.time.Instant;
+
+/**
+ * Wall-clock time at nanosecond resolution without a system call that allocates: the monotonic
+ * {@link System#nanoTime()} is anchored to the wall clock and re-anchored once a second, so the
+ * reading follows NTP adjustments within a second. If the host's clock is stepped, readings step
+ * with it at the next re-anchor.
+ */
+public final class SystemClock implements Clock {
+    private static final long REANCHOR_NANOS = 1_000_000_000L;
+
+    /** One shared instance; it is thread-safe. */
+    public static final SystemClock INSTANCE = new SystemClock();
+
+    private static final class Anchor {
+        final long epochNanos;
+        final long monoNanos;
+
+        Anchor(long epochNanos, long monoNanos) {
+            this.epochNanos = epochNanos;
+            this.monoNanos = monoNanos;
+        }
+    }
+
+    private volatile Anchor anchor = newAnchor();
+
+    private SystemClock() {
+    }
+
+    private static Anchor newAnchor() {
+        Instant now = Instant.now();
+        return new Anchor(now.getEpochSecond() * 1_000_000_000L + now.getNano(), System.nanoTime());
+    }
+
+    @Override
+    public long nanos() {
+        long mono = System.nanoTime();
+        Anchor a = anchor;
+        if (mono - a.monoNanos > REANCHOR_NANOS) {
+            a = newAnchor();
+            anchor = a;
+            mono = a.monoNanos;
+        }
+        return a.epochNanos + (mono - a.monoNanos);
+    }
+}
