@@ -1,0 +1,149 @@
+package org.gridstat.client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.gridstat.core.time.Clock;
+import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.wire.RejectReason;
+import org.gridstat.core.wire.StatusEventDecoder;
+import org.gridstat.core.wire.WireFormat;
+
+/**
+ * Receives status events on a UDP endpoint and hands each valid one to a listener, on a receive
+ * thread of its own. Malformed datagrams are counted by reason and dropped. Close it to stop the
+ * thread and free the port.
+ */
+public final class Subscriber implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Subscriber.class.getName());
+    /** Room for a datagram larger than any valid frame, so oversize ones are seen as such. */
+    private static final int RECEIVE_BUFFER = 2 * WireFormat.MAX_FRAME_LENGTH;
+    private static final int DEFAULT_SOCKET_BUFFER = 4 << 20;
+
+    private final DatagramChannel channel;
+    private final StatusEventListener listener;
+    private final Clock clock;
+    private final Thread receiver;
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong listenerErrors = new AtomicLong();
+    private final AtomicLongArray rejected = new AtomicLongArray(RejectReason.values().length);
+    private volatile boolean closing;
+
+    private Subscriber(DatagramChannel channel, StatusEventListener listener, Clock clock) {
+        this.channel = channel;
+        this.listener = listener;
+        this.clock = clock;
+        this.receiver = new Thread(this::receiveLoop, "gridstat-subscriber-" + localAddress().getPort());
+        this.receiver.setDaemon(true);
+    }
+
+    /** Binds {@code endpoint} and starts delivering to {@code listener}, timestamped by the system clock. */
+    public static Subscriber open(InetSocketAddress endpoint, StatusEventListener listener) {
+        return open(endpoint, listener, SystemClock.INSTANCE);
+    }
+
+    public static Subscriber open(InetSocketAddress endpoint, StatusEventListener listener, Clock clock) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(listener, "listener");
+        DatagramChannel ch = null;
+        try {
+            ch = DatagramChannel.open();
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, DEFAULT_SOCKET_BUFFER);
+            ch.bind(endpoint);
+            Subscriber s = new Subscriber(ch, listener, clock);
+            s.receiver.start();
+            return s;
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new UncheckedIOException("cannot bind subscriber endpoint " + endpoint + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void receiveLoop() {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
+        StatusEventDecoder decoder = new StatusEventDecoder();
+        ReceivedEvent event = new ReceivedEvent(decoder);
+        while (!closing) {
+            buffer.clear();
+            try {
+                if (channel.receive(buffer) == null) {
+                    continue;
+                }
+            } catch (ClosedChannelException e) {
+                break;
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "receive failed on " + localAddress(), e);
+                continue;
+            }
+            long now = clock.nanos();
+            int length = buffer.position();
+            RejectReason reason = decoder.wrap(buffer, 0, length);
+            if (reason != RejectReason.NONE) {
+                rejected.incrementAndGet(reason.ordinal());
+                continue;
+            }
+            event.receivedAt(now);
+            try {
+                listener.onEvent(event);
+                delivered.incrementAndGet();
+            } catch (RuntimeException e) {
+                if (listenerErrors.getAndIncrement() == 0) {
+                    LOG.log(System.Logger.Level.ERROR, "subscriber listener threw; counting further failures", e);
+                }
+            }
+        }
+    }
+
+    /** The bound endpoint (with the actual port if port 0 was asked for). */
+    public InetSocketAddress localAddress() {
+        try {
+            return (InetSocketAddress) channel.getLocalAddress();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Events handed to the listener. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    /** Datagrams dropped for {@code reason}. */
+    public long rejected(RejectReason reason) {
+        return rejected.get(reason.ordinal());
+    }
+
+    /** Exceptions the listener threw. */
+    public long listenerErrors() {
+        return listenerErrors.get();
+    }
+
+    /** Stops the receive thread and closes the socket; waits up to a second for the thread. */
+    @Override
+    public void close() {
+        closing = true;
+        closeQuietly(channel);
+        try {
+            receiver.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(DatagramChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing subscriber socket", e);
+            }
+        }
+    }
+}
