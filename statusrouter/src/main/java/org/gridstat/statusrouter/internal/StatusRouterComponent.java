@@ -1,0 +1,74 @@
+package org.gridstat.statusrouter.internal;
+
+import java.net.InetSocketAddress;
+import org.gridstat.statusrouter.api.RouterCounters;
+import org.gridstat.statusrouter.api.StatusRouter;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The status router as a Declarative Services component. It starts when Config Admin holds a
+ * configuration for {@value #PID} and stops, closing its sockets, when that configuration goes or
+ * the bundle stops. A changed configuration restarts the data plane.
+ */
+@Component(service = StatusRouter.class, configurationPid = StatusRouterComponent.PID,
+        configurationPolicy = ConfigurationPolicy.REQUIRE, immediate = true)
+public final class StatusRouterComponent implements StatusRouter {
+    public static final String PID = "org.gridstat.statusrouter";
+    private static final Logger LOG = LoggerFactory.getLogger(StatusRouterComponent.class);
+
+    /** Configuration keys; see the README's configuration section. */
+    @interface Config {
+        String node_id() default "router";
+
+        String data_bind() default "127.0.0.1:9470";
+
+        int event_loops() default 1;
+
+        String transport() default "auto";
+
+        int socket_buffer_bytes() default 4 << 20;
+
+        String[] routes() default {};
+    }
+
+    private final RouterSettings settings;
+    private final DataPlane dataPlane;
+
+    @Activate
+    public StatusRouterComponent(Config config) {
+        try {
+            this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
+                    config.transport(), config.socket_buffer_bytes(), config.routes());
+            this.dataPlane = DataPlane.start(settings);
+        } catch (RuntimeException e) {
+            LOG.error("status router not started: {}", e.getMessage());
+            throw e;
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        dataPlane.close();
+        LOG.info("router {} stopped; counters {}", settings.nodeId, dataPlane.counters());
+    }
+
+    @Override
+    public String nodeId() {
+        return settings.nodeId;
+    }
+
+    @Override
+    public InetSocketAddress dataAddress() {
+        return dataPlane.localAddress();
+    }
+
+    @Override
+    public RouterCounters counters() {
+        return dataPlane.counters();
+    }
+}
