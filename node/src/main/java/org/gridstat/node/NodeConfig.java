@@ -1,0 +1,140 @@
+package org.gridstat.node;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A node's configuration file (YAML), turned into Config Admin configurations keyed by PID. The
+ * file format is described in the README; unknown keys are errors, so a typo never passes silently.
+ */
+public final class NodeConfig {
+    public static final String STATUS_ROUTER_PID = "org.gridstat.statusrouter";
+
+    private final String nodeId;
+    private final Path storage;
+    private final Map<String, Map<String, Object>> configurations;
+
+    private NodeConfig(String nodeId, Path storage, Map<String, Map<String, Object>> configurations) {
+        this.nodeId = nodeId;
+        this.storage = storage;
+        this.configurations = configurations;
+    }
+
+    /** The file's top level. */
+    static final class FileModel {
+        @JsonProperty(required = true)
+        public NodeSection node;
+        @JsonProperty("statusRouter")
+        public StatusRouterSection statusRouter;
+    }
+
+    static final class NodeSection {
+        @JsonProperty(required = true)
+        public String id;
+        /** Framework storage; absent means a fresh temporary folder, removed at exit. */
+        public String storage;
+    }
+
+    /** The status router; keys map onto the component's Config Admin properties. */
+    public static final class StatusRouterSection {
+        public String bind = "127.0.0.1:9470";
+        public int eventLoops = 1;
+        public String transport = "auto";
+        public int socketBufferBytes = 4 << 20;
+        public List<RouteEntry> routes = new ArrayList<>();
+    }
+
+    public static final class RouteEntry {
+        @JsonProperty(required = true)
+        public String variable;
+        /** Informational: the variable's name, for the reader of the file. */
+        public String name;
+        @JsonProperty(required = true)
+        public List<String> to;
+
+        public RouteEntry() {
+        }
+
+        public RouteEntry(String variable, List<String> to) {
+            this.variable = variable;
+            this.to = to;
+        }
+    }
+
+    /**
+     * Reads and validates a node file.
+     *
+     * @throws IllegalArgumentException with the file name, line and column of the problem
+     */
+    public static NodeConfig load(Path file) {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        FileModel model;
+        try {
+            model = yaml.readValue(Files.readString(file), FileModel.class);
+        } catch (JsonMappingException e) {
+            String where = e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            throw new IllegalArgumentException(file + where + ": " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+        if (model == null || model.node == null) {
+            throw new IllegalArgumentException(file + ": the 'node' section is required");
+        }
+        if (model.statusRouter == null) {
+            throw new IllegalArgumentException(file + ": the node runs nothing: add a 'statusRouter' section");
+        }
+        return of(model.node.id, model.node.storage == null ? null : Path.of(model.node.storage), model.statusRouter);
+    }
+
+    /** Builds a router node's configuration in code, as the demo and tests do. */
+    public static NodeConfig of(String nodeId, Path storage, StatusRouterSection router) {
+        if (nodeId == null || nodeId.isBlank()) {
+            throw new IllegalArgumentException("node.id is required");
+        }
+        Map<String, Map<String, Object>> configs = new LinkedHashMap<>();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("node.id", nodeId);
+        r.put("data.bind", router.bind);
+        r.put("event.loops", router.eventLoops);
+        r.put("transport", router.transport);
+        r.put("socket.buffer.bytes", router.socketBufferBytes);
+        List<String> lines = new ArrayList<>();
+        for (RouteEntry e : router.routes) {
+            if (e.variable == null || e.to == null || e.to.isEmpty()) {
+                throw new IllegalArgumentException("statusRouter.routes: each route needs 'variable' and 'to'");
+            }
+            lines.add(e.variable + " -> " + e.to.stream().collect(Collectors.joining(", ")));
+        }
+        r.put("routes", lines.toArray(new String[0]));
+        configs.put(STATUS_ROUTER_PID, r);
+        return new NodeConfig(nodeId, storage, configs);
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    /** Framework storage folder, or {@code null} for a temporary one. */
+    public Path storage() {
+        return storage;
+    }
+
+    /** Config Admin configurations to install, by PID. */
+    public Map<String, Map<String, Object>> configurations() {
+        return configurations;
+    }
+}

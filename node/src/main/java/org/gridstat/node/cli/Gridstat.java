@@ -1,0 +1,26 @@
+package org.gridstat.node.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** The {@code gridstat} command line. */
+@Command(name = "gridstat", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "QoS-managed publish-subscribe middleware for the power grid.",
+        subcommands = {RouterCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class Gridstat {
+    @Option(names = "--log-level", scope = ScopeType.INHERIT, paramLabel = "LEVEL",
+            description = "Log level on standard error: trace, debug, info, warn, error or off (default: info).")
+    void logLevel(String level) {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+    }
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new Gridstat()).execute(args);
+        // During a signal-triggered shutdown System.exit would wait forever for the hooks.
+        if (!ShutdownSignal.received()) {
+            System.exit(code);
+        }
+    }
+}
