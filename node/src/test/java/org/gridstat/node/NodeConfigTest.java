@@ -1,0 +1,67 @@
+package org.gridstat.node;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NodeConfigTest {
+    @TempDir
+    Path dir;
+
+    private Path write(String yaml) throws IOException {
+        return Files.writeString(dir.resolve("node.yaml"), yaml);
+    }
+
+    @Test
+    void theShippedExampleLoadsIntoRouterConfiguration() {
+        NodeConfig c = NodeConfig.load(Path.of("../distribution/src/main/dist/conf/router-example.yaml"));
+        assertEquals("r1", c.nodeId());
+        assertNull(c.storage());
+        Map<String, Object> r = c.configurations().get(NodeConfig.STATUS_ROUTER_PID);
+        assertEquals("r1", r.get("node.id"));
+        assertEquals("127.0.0.1:9470", r.get("data.bind"));
+        assertEquals(1, r.get("event.loops"));
+        assertEquals("auto", r.get("transport"));
+        assertEquals(4194304, r.get("socket.buffer.bytes"));
+        assertArrayEquals(new String[] {"1 -> 127.0.0.1:9471", "2 -> 127.0.0.1:9471, 127.0.0.1:9472"},
+                (String[]) r.get("routes"));
+    }
+
+    @Test
+    void defaultsFillWhatTheFileLeavesOut() throws IOException {
+        NodeConfig c = NodeConfig.load(write("node:\n  id: edge\n  storage: /tmp/x\nstatusRouter: {}\n"));
+        assertEquals(Path.of("/tmp/x"), c.storage());
+        Map<String, Object> r = c.configurations().get(NodeConfig.STATUS_ROUTER_PID);
+        assertEquals("127.0.0.1:9470", r.get("data.bind"));
+        assertEquals(0, ((String[]) r.get("routes")).length);
+    }
+
+    @Test
+    void aMisspelledKeyIsAnErrorWithItsLine() throws IOException {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  bind: 127.0.0.1:1\n  evnetLoops: 2\n")));
+        assertTrue(e.getMessage().contains("line 5"), e.getMessage());
+        assertTrue(e.getMessage().contains("evnetLoops"), e.getMessage());
+    }
+
+    @Test
+    void missingPartsAreNamed() throws IOException {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(write("statusRouter: {}\n")))
+                .getMessage().contains("node"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(write("node:\n  id: r1\n")))
+                .getMessage().contains("add a 'statusRouter' section"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  routes:\n    - variable: 1\n")))
+                .getMessage().contains("to"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(dir.resolve("absent.yaml")))
+                .getMessage().contains("absent.yaml"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  eventLoops: many\n")))
+                .getMessage().contains("line 4"));
+    }
+}
