@@ -1,15 +1,11 @@
 package org.gridstat.tests;
 
 import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
+import org.gridstat.node.FreeUdpPorts;
 
 /** Free loopback UDP ports for test nodes, and a check that nothing listens on one any more. */
 final class LoopbackPorts {
@@ -18,15 +14,7 @@ final class LoopbackPorts {
 
     /** A port below the ephemeral range that is free now. */
     static int free() throws IOException {
-        for (int i = 0; i < 200; i++) {
-            int p = ThreadLocalRandom.current().nextInt(20_000, 32_000);
-            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), p))) {
-                return p;
-            } catch (SocketException busy) {
-                // next
-            }
-        }
-        throw new IOException("no free UDP port in 20000-32000");
+        return FreeUdpPorts.pick();
     }
 
     /** Whether the kernel's UDP table (IPv4 and IPv6) holds a socket bound to {@code port}. */

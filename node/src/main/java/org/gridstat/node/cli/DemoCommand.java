@@ -1,13 +1,8 @@
 package org.gridstat.node.cli;
 
-import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import org.gridstat.node.Distribution;
+import org.gridstat.node.FreeUdpPorts;
 import org.gridstat.node.demo.DemoRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,21 +32,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        int routerPort = port != 0 ? port : freeUdpPort();
-        int subscriberPort = freeUdpPort();
+        int routerPort = port != 0 ? port : FreeUdpPorts.pick();
+        int subscriberPort = FreeUdpPorts.pick();
         return new DemoRun(Distribution.bundles(), routerPort, subscriberPort, rate, seconds, System.out).run();
-    }
-
-    /** A free loopback UDP port below the ephemeral range, so no client socket takes it meanwhile. */
-    static int freeUdpPort() throws IOException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int candidate = ThreadLocalRandom.current().nextInt(20_000, 32_000);
-            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), candidate))) {
-                return candidate;
-            } catch (SocketException busy) {
-                // try another
-            }
-        }
-        throw new IOException("no free UDP port found in 20000-32000");
     }
 }
