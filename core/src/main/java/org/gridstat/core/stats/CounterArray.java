@@ -27,6 +27,11 @@ public final class CounterArray {
         SLOTS.setRelease(values, index, (long) SLOTS.get(values, index) + delta);
     }
 
+    /** Sets a value (a gauge, or a double's raw bits); only the owning thread may call this. */
+    public void set(int index, long value) {
+        SLOTS.setRelease(values, index, value);
+    }
+
     /** Reads a counter from any thread. */
     public long get(int index) {
         return (long) SLOTS.getAcquire(values, index);

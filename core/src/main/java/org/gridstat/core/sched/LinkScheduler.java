@@ -1,0 +1,472 @@
+package org.gridstat.core.sched;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.gridstat.core.model.ServiceClass;
+
+/**
+ * The scheduler of one out-link: what to send next, and when.
+ *
+ * <ul>
+ *   <li>Control events go first, in arrival order, limited only by the link's capacity.</li>
+ *   <li>Data events wait in their flow's bounded buffer; a full buffer refuses the event (an
+ *       overflow drop). Within the HRT and LRT classes the flow whose head event has the earliest
+ *       hop deadline goes first (EDF), the older head among equal deadlines; within BE the
+ *       oldest head goes first (FIFO).</li>
+ *   <li>Link sharing follows HTB over the hierarchy link → class → flow: flows within their
+ *       assured rate are served first, in class priority order (HRT, LRT, BE); then flows above it
+ *       borrow, up to their ceiling, from their class while the class is within its rate, and
+ *       then from the link while the class is within its ceiling. The link is paced to its
+ *       capacity.</li>
+ *   <li>An event whose hop deadline has passed when it reaches the head is dropped there and
+ *       counted as a deadline miss of its flow; it costs no bandwidth.</li>
+ * </ul>
+ *
+ * <p>Time comes from the caller: a router passes its clock's reading, the simulator its simulated
+ * time. One thread uses a scheduler; {@link #statistics()} may be called from any thread. Nothing is
+ * allocated per event, and memory is bounded by the flows' buffers whatever the offered load.
+ *
+ * @param <E> the event type: a pooled buffer in a router, a packet record in the simulator
+ */
+public final class LinkScheduler<E> {
+    private static final ServiceClass[] DATA_CLASSES = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
+    private static final int CLASSES = 3;
+
+    private final EventReleaser<E> releaser;
+    private final EstimatorSettings estimator;
+    private final int maxFlows;
+
+    // Per flow slot.
+    private final FlowQueue<E>[] queues;
+    private final HtbNode[] flowNodes;
+    private final FlowSpec[] specs;
+    private final int[] flowClass;
+    private final QueueCounters[] flowCounters;
+    private final int[] freeSlots;
+    private int freeCount;
+
+    // Per class: flows with backlog that may send on their own rate, and those that may borrow.
+    private final HtbNode[] classNodes = new HtbNode[CLASSES];
+    private final IndexedMinHeap[] green = new IndexedMinHeap[CLASSES];
+    private final IndexedMinHeap[] yellow = new IndexedMinHeap[CLASSES];
+    private final QueueCounters[] classCounters = new QueueCounters[CLASSES];
+    /** Backlogged flows whose mode improves at a known time, keyed by that time. */
+    private final IndexedMinHeap waiting;
+
+    private final FlowQueue<E> control;
+    private final QueueCounters controlCounters = new QueueCounters();
+
+    // The link pacer.
+    private final double bytesPerNano;
+    private final double linkBurst;
+    private double linkTokens;
+    private long linkLast;
+
+    private long arrivalSequence;
+    private long nextTick;
+    private long lastTick;
+    private int backlog;
+
+    /**
+     * @param maxFlows most flows the link carries at once; buffers are allocated per flow when added
+     */
+    @SuppressWarnings("unchecked")
+    public LinkScheduler(LinkSpec link, int maxFlows, EventReleaser<E> releaser, EstimatorSettings estimator, long now) {
+        if (maxFlows < 1) {
+            throw new IllegalArgumentException("a link needs room for at least one flow");
+        }
+        this.releaser = releaser;
+        this.estimator = estimator;
+        this.maxFlows = maxFlows;
+        this.queues = new FlowQueue[maxFlows];
+        this.flowNodes = new HtbNode[maxFlows];
+        this.specs = new FlowSpec[maxFlows];
+        this.flowClass = new int[maxFlows];
+        this.flowCounters = new QueueCounters[maxFlows];
+        this.freeSlots = new int[maxFlows];
+        for (int i = 0; i < maxFlows; i++) {
+            freeSlots[i] = maxFlows - 1 - i;
+        }
+        this.freeCount = maxFlows;
+        for (int c = 0; c < CLASSES; c++) {
+            classNodes[c] = new HtbNode(link.classShare(DATA_CLASSES[c]), now);
+            green[c] = new IndexedMinHeap(maxFlows);
+            yellow[c] = new IndexedMinHeap(maxFlows);
+            classCounters[c] = new QueueCounters();
+        }
+        this.waiting = new IndexedMinHeap(maxFlows);
+        this.control = new FlowQueue<>(link.controlBuffer());
+        this.bytesPerNano = link.capacity() / 1e9;
+        this.linkBurst = link.burst();
+        this.linkTokens = linkBurst;
+        this.linkLast = now;
+        this.lastTick = now;
+        this.nextTick = now + estimator.periodNanos();
+    }
+
+    /**
+     * Adds a flow.
+     *
+     * @return the flow's slot, the handle for {@link #enqueue}
+     * @throws IllegalStateException if the link already carries {@code maxFlows} flows
+     */
+    public int addFlow(FlowSpec spec, long now) {
+        if (freeCount == 0) {
+            throw new IllegalStateException("link carries its maximum of " + maxFlows + " flows");
+        }
+        int slot = freeSlots[--freeCount];
+        specs[slot] = spec;
+        queues[slot] = new FlowQueue<>(spec.bufferEvents());
+        flowNodes[slot] = new HtbNode(spec.shaping(), now);
+        flowClass[slot] = classIndex(spec.serviceClass());
+        flowCounters[slot] = new QueueCounters();
+        return slot;
+    }
+
+    /**
+     * Changes a flow's rates, class or correlation group in place. Its backlog is kept (a class
+     * change re-sorts it into the new class); a smaller buffer than the backlog keeps the oldest
+     * events that fit and drops the rest as overflow.
+     */
+    public void modifyFlow(int slot, FlowSpec spec, long now) {
+        FlowSpec old = requireFlow(slot);
+        if (old.flowId() != spec.flowId()) {
+            throw new IllegalArgumentException("slot " + slot + " holds flow " + old.flowId() + ", not " + spec.flowId());
+        }
+        unlink(slot);
+        if (spec.bufferEvents() != old.bufferEvents()) {
+            FlowQueue<E> from = queues[slot];
+            FlowQueue<E> to = new FlowQueue<>(spec.bufferEvents());
+            while (!from.isEmpty()) {
+                if (to.isFull()) {
+                    backlog--;
+                    flowCounters[slot].overflow();
+                    flowCounters[slot].discarded(1);
+                    classCounters[flowClass[slot]].discarded(1);
+                    releaser.release(from.pop());
+                } else {
+                    to.push(from.headEvent(), from.headSize(), from.headDeadline(), from.headKey(), from.headOrder(),
+                            from.headArrival());
+                    from.pop();
+                }
+            }
+            queues[slot] = to;
+        }
+        int oldClass = flowClass[slot];
+        int newClass = classIndex(spec.serviceClass());
+        if (oldClass != newClass) {
+            int n = queues[slot].size();
+            classCounters[oldClass].discarded(n);
+            for (int i = 0; i < n; i++) {
+                classCounters[newClass].enqueued();
+            }
+        }
+        specs[slot] = spec;
+        flowClass[slot] = newClass;
+        flowNodes[slot].advance(now);
+        flowNodes[slot].configure(spec.shaping());
+        relink(slot, now);
+    }
+
+    /** Removes a flow; its waiting events are released, uncounted as drops. */
+    public void removeFlow(int slot) {
+        requireFlow(slot);
+        unlink(slot);
+        FlowQueue<E> q = queues[slot];
+        int n = q.size();
+        flowCounters[slot].discarded(n);
+        classCounters[flowClass[slot]].discarded(n);
+        backlog -= n;
+        while (!q.isEmpty()) {
+            releaser.release(q.pop());
+        }
+        specs[slot] = null;
+        queues[slot] = null;
+        flowNodes[slot] = null;
+        flowCounters[slot] = null;
+        freeSlots[freeCount++] = slot;
+    }
+
+    /**
+     * Queues a data event on a flow.
+     *
+     * @param hopDeadline the time by which the event must leave this hop ({@link Long#MAX_VALUE} for none)
+     * @return {@code false} if the flow's buffer is full: the event is counted as an overflow drop and
+     *         the caller still owns it
+     */
+    public boolean enqueue(int slot, E event, int bytes, long hopDeadline, long now) {
+        maybeTick(now);
+        FlowQueue<E> q = queues[slot];
+        int c = flowClass[slot];
+        QueueCounters fc = flowCounters[slot];
+        fc.arrival(bytes);
+        classCounters[c].arrival(bytes);
+        if (q.isFull()) {
+            fc.overflow();
+            classCounters[c].overflow();
+            return false;
+        }
+        long order = arrivalSequence++;
+        long key = DATA_CLASSES[c] == ServiceClass.BE ? order : hopDeadline;
+        boolean wasEmpty = q.isEmpty();
+        q.push(event, bytes, hopDeadline, key, order, now);
+        fc.enqueued();
+        classCounters[c].enqueued();
+        backlog++;
+        if (wasEmpty) {
+            flowNodes[slot].advance(now);
+            relink(slot, now);
+        }
+        return true;
+    }
+
+    /**
+     * Queues a control event, served before all data.
+     *
+     * @return {@code false} if the control buffer is full (counted; the caller still owns the event)
+     */
+    public boolean enqueueControl(E event, int bytes, long now) {
+        controlCounters.arrival(bytes);
+        if (control.isFull()) {
+            controlCounters.overflow();
+            return false;
+        }
+        control.push(event, bytes, Long.MAX_VALUE, 0, 0, now);
+        controlCounters.enqueued();
+        backlog++;
+        return true;
+    }
+
+    /**
+     * The event to send now, or {@code null} if none may go now; see {@link #nextWakeNanos} for when
+     * to ask again. Events found past their deadline on the way are dropped and released.
+     */
+    public E dequeue(long now) {
+        maybeTick(now);
+        if (backlog == 0) {
+            return null;
+        }
+        if (linkTokens < 0) {
+            advanceLink(now);
+            if (linkTokens < 0) {
+                return null;
+            }
+        }
+        if (!control.isEmpty()) {
+            int bytes = control.headSize();
+            long arrived = control.headArrival();
+            E e = control.pop();
+            backlog--;
+            controlCounters.departure(bytes, now - arrived);
+            chargeLink(bytes, now);
+            return e;
+        }
+        wakeDue(now);
+        while (true) {
+            int slot = choose(now);
+            if (slot < 0) {
+                return null;
+            }
+            FlowQueue<E> q = queues[slot];
+            int c = flowClass[slot];
+            int bytes = q.headSize();
+            long arrived = q.headArrival();
+            if (q.headDeadline() < now) {
+                E late = q.pop();
+                backlog--;
+                flowCounters[slot].deadlineMiss();
+                classCounters[c].deadlineMiss();
+                relink(slot, now);
+                releaser.release(late);
+                continue;
+            }
+            E e = q.pop();
+            backlog--;
+            flowNodes[slot].charge(bytes);
+            classNodes[c].advance(now);
+            classNodes[c].charge(bytes);
+            chargeLink(bytes, now);
+            flowCounters[slot].departure(bytes, now - arrived);
+            classCounters[c].departure(bytes, now - arrived);
+            relink(slot, now);
+            return e;
+        }
+    }
+
+    /**
+     * When {@link #dequeue} may next return an event: {@code now} or earlier if one may go now,
+     * {@link Long#MAX_VALUE} if nothing waits (or only flows that can never send).
+     */
+    public long nextWakeNanos(long now) {
+        if (backlog == 0) {
+            return Long.MAX_VALUE;
+        }
+        long linkReady = linkTokens >= 0 ? now : linkLast + (long) Math.ceil(-linkTokens / bytesPerNano);
+        if (!control.isEmpty()) {
+            return linkReady;
+        }
+        wakeDue(now);
+        if (choose(now) >= 0) {
+            return Math.max(now, linkReady);
+        }
+        long next = waiting.isEmpty() ? Long.MAX_VALUE : waiting.peekKey();
+        for (int c = 0; c < CLASSES; c++) {
+            if (!yellow[c].isEmpty()) {
+                next = Math.min(next, classNodes[c].upgradeTime(now));
+            }
+        }
+        return next == Long.MAX_VALUE ? next : Math.max(next, linkReady);
+    }
+
+    /** Events waiting on the link, control included. */
+    public int backlog() {
+        return backlog;
+    }
+
+    /** The moving average of a flow's offered load, bytes per second; for the data-path thread. */
+    public double arrivalRate(int slot) {
+        return flowCounters[slot].arrivalRate();
+    }
+
+    /** Folds the estimator's period into the moving averages if one has passed; cheap otherwise. */
+    public void maybeTick(long now) {
+        if (now < nextTick) {
+            return;
+        }
+        double elapsed = (now - lastTick) / 1e9;
+        double w = estimator.weight();
+        for (int slot = 0; slot < maxFlows; slot++) {
+            if (specs[slot] != null) {
+                flowCounters[slot].tick(elapsed, w);
+            }
+        }
+        for (QueueCounters c : classCounters) {
+            c.tick(elapsed, w);
+        }
+        controlCounters.tick(elapsed, w);
+        lastTick = now;
+        nextTick = now + estimator.periodNanos();
+    }
+
+    /** A snapshot of every flow and class; callable from any thread while the link forwards. */
+    public LinkStatistics statistics() {
+        List<FlowStatistics> flows = new ArrayList<>();
+        for (int slot = 0; slot < maxFlows; slot++) {
+            FlowSpec spec = specs[slot];
+            QueueCounters counters = flowCounters[slot];
+            if (spec != null && counters != null) {
+                flows.add(new FlowStatistics(spec.flowId(), spec.serviceClass(), counters.snapshot()));
+            }
+        }
+        Map<ServiceClass, QueueStatistics> classes = new EnumMap<>(ServiceClass.class);
+        classes.put(ServiceClass.CONTROL, controlCounters.snapshot());
+        for (int c = 0; c < CLASSES; c++) {
+            classes.put(DATA_CLASSES[c], classCounters[c].snapshot());
+        }
+        return new LinkStatistics(flows, classes);
+    }
+
+    // --- selection -------------------------------------------------------------------------
+
+    /** The flow to serve next under HTB, or -1. Classes are visited in priority order at each level. */
+    private int choose(long now) {
+        for (int c = 0; c < CLASSES; c++) {
+            if (!green[c].isEmpty()) {
+                return green[c].peek();
+            }
+        }
+        // No flow has its own tokens: flows above their rate borrow, first from classes within their rate.
+        int borrowFromLink = -1;
+        for (int c = 0; c < CLASSES; c++) {
+            if (yellow[c].isEmpty()) {
+                continue;
+            }
+            HtbNode cls = classNodes[c];
+            cls.advance(now);
+            int mode = cls.mode();
+            if (mode == HtbNode.CAN_SEND) {
+                return yellow[c].peek();
+            }
+            if (mode == HtbNode.MAY_BORROW && borrowFromLink < 0) {
+                borrowFromLink = yellow[c].peek();
+            }
+        }
+        return borrowFromLink;
+    }
+
+    /** Moves flows whose tokens have refilled back into their class's ready heaps. */
+    private void wakeDue(long now) {
+        while (!waiting.isEmpty() && waiting.peekKey() <= now) {
+            int slot = waiting.poll();
+            flowNodes[slot].advance(now);
+            relink(slot, now);
+        }
+    }
+
+    /** Puts a backlogged flow where its mode says, scheduling its next upgrade. */
+    private void relink(int slot, long now) {
+        FlowQueue<E> q = queues[slot];
+        int c = flowClass[slot];
+        green[c].remove(slot);
+        yellow[c].remove(slot);
+        waiting.remove(slot);
+        if (q.isEmpty()) {
+            return;
+        }
+        HtbNode node = flowNodes[slot];
+        int mode = node.mode();
+        if (mode == HtbNode.CAN_SEND) {
+            green[c].put(slot, q.headKey(), q.headOrder());
+            return;
+        }
+        if (mode == HtbNode.MAY_BORROW) {
+            yellow[c].put(slot, q.headKey(), q.headOrder());
+        }
+        long upgrade = node.upgradeTime(now);
+        if (upgrade != Long.MAX_VALUE) {
+            waiting.put(slot, upgrade);
+        }
+    }
+
+    private void unlink(int slot) {
+        int c = flowClass[slot];
+        green[c].remove(slot);
+        yellow[c].remove(slot);
+        waiting.remove(slot);
+    }
+
+    private void advanceLink(long now) {
+        long dt = now - linkLast;
+        if (dt > 0) {
+            linkTokens = Math.min(linkBurst, linkTokens + dt * bytesPerNano);
+            linkLast = now;
+        }
+    }
+
+    private void chargeLink(int bytes, long now) {
+        advanceLink(now);
+        linkTokens -= bytes;
+    }
+
+    private FlowSpec requireFlow(int slot) {
+        if (slot < 0 || slot >= maxFlows || specs[slot] == null) {
+            throw new IllegalArgumentException("no flow in slot " + slot);
+        }
+        return specs[slot];
+    }
+
+    private static int classIndex(ServiceClass c) {
+        switch (c) {
+            case HRT:
+                return 0;
+            case LRT:
+                return 1;
+            case BE:
+                return 2;
+            default:
+                throw new IllegalArgumentException("control traffic has no flows");
+        }
+    }
+}

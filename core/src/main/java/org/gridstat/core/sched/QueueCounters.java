@@ -1,0 +1,93 @@
+package org.gridstat.core.sched;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+import org.gridstat.core.stats.CounterArray;
+
+/**
+ * The live counters of one queue (a flow, a class or the control queue). The data-path thread
+ * writes; any thread may take a {@link #snapshot}. Rates are folded into moving averages at
+ * estimator ticks, which the data-path thread drives.
+ */
+final class QueueCounters {
+    private static final int ARRIVALS = 0;
+    private static final int ARRIVAL_BYTES = 1;
+    private static final int DEPARTURES = 2;
+    private static final int DEPARTURE_BYTES = 3;
+    private static final int OVERFLOWS = 4;
+    private static final int DEADLINE_MISSES = 5;
+    private static final int BACKLOG = 6;
+    private static final int ARRIVAL_RATE_BITS = 7;
+    private static final int DEPARTURE_RATE_BITS = 8;
+    private static final int FIELDS = 9;
+
+    /** Hop latencies above 10 s are recorded as 10 s. */
+    private static final long MAX_LATENCY = 10_000_000_000L;
+
+    private final CounterArray c = new CounterArray(FIELDS);
+    private final SingleWriterRecorder latency = new SingleWriterRecorder(MAX_LATENCY, 2);
+    /** Reader side: the life-long histogram the interval histograms fold into. */
+    private final Histogram latencyTotal = new Histogram(MAX_LATENCY, 2);
+    private Histogram latencyInterval;
+
+    // Writer-only estimator state.
+    private long lastArrivalBytes;
+    private long lastDepartureBytes;
+    private double arrivalRate;
+    private double departureRate;
+
+    void arrival(int bytes) {
+        c.increment(ARRIVALS);
+        c.add(ARRIVAL_BYTES, bytes);
+    }
+
+    void enqueued() {
+        c.increment(BACKLOG);
+    }
+
+    void overflow() {
+        c.increment(OVERFLOWS);
+    }
+
+    void deadlineMiss() {
+        c.increment(DEADLINE_MISSES);
+        c.add(BACKLOG, -1);
+    }
+
+    void departure(int bytes, long latencyNanos) {
+        c.increment(DEPARTURES);
+        c.add(DEPARTURE_BYTES, bytes);
+        c.add(BACKLOG, -1);
+        latency.recordValue(Math.min(MAX_LATENCY, Math.max(0, latencyNanos)));
+    }
+
+    /** Events removed without departure or miss (the flow was torn down). */
+    void discarded(int events) {
+        c.add(BACKLOG, -events);
+    }
+
+    void tick(double elapsedSeconds, double weight) {
+        long arrived = c.get(ARRIVAL_BYTES);
+        long departed = c.get(DEPARTURE_BYTES);
+        arrivalRate = weight * ((arrived - lastArrivalBytes) / elapsedSeconds) + (1 - weight) * arrivalRate;
+        departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
+        lastArrivalBytes = arrived;
+        lastDepartureBytes = departed;
+        c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
+        c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
+    }
+
+    /** Estimated arrival rate, bytes per second; for the data-path thread (congestion control). */
+    double arrivalRate() {
+        return arrivalRate;
+    }
+
+    synchronized QueueStatistics snapshot() {
+        latencyInterval = latency.getIntervalHistogram(latencyInterval);
+        latencyTotal.add(latencyInterval);
+        return new QueueStatistics(c.get(ARRIVALS), c.get(ARRIVAL_BYTES), c.get(DEPARTURES), c.get(DEPARTURE_BYTES),
+                c.get(OVERFLOWS), c.get(DEADLINE_MISSES), c.get(BACKLOG),
+                Double.longBitsToDouble(c.get(ARRIVAL_RATE_BITS)), Double.longBitsToDouble(c.get(DEPARTURE_RATE_BITS)),
+                latencyTotal.getValueAtPercentile(50), latencyTotal.getValueAtPercentile(99), latencyTotal.getMaxValue());
+    }
+}

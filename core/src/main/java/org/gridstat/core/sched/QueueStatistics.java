@@ -1,0 +1,100 @@
+package org.gridstat.core.sched;
+
+/**
+ * A queue's counters at one instant (a flow's, or a class's summed over its flows). Rates are
+ * the estimator's moving averages, in bytes per second; latencies are the time from arrival at this
+ * hop to departure, in nanoseconds, over the queue's life.
+ */
+public final class QueueStatistics {
+    private final long arrivals;
+    private final long arrivalBytes;
+    private final long departures;
+    private final long departureBytes;
+    private final long overflowDrops;
+    private final long deadlineMisses;
+    private final long backlog;
+    private final double arrivalRate;
+    private final double departureRate;
+    private final long latencyP50;
+    private final long latencyP99;
+    private final long latencyMax;
+
+    QueueStatistics(long arrivals, long arrivalBytes, long departures, long departureBytes, long overflowDrops,
+                    long deadlineMisses, long backlog, double arrivalRate, double departureRate, long latencyP50,
+                    long latencyP99, long latencyMax) {
+        this.arrivals = arrivals;
+        this.arrivalBytes = arrivalBytes;
+        this.departures = departures;
+        this.departureBytes = departureBytes;
+        this.overflowDrops = overflowDrops;
+        this.deadlineMisses = deadlineMisses;
+        this.backlog = backlog;
+        this.arrivalRate = arrivalRate;
+        this.departureRate = departureRate;
+        this.latencyP50 = latencyP50;
+        this.latencyP99 = latencyP99;
+        this.latencyMax = latencyMax;
+    }
+
+    /** Events offered to the queue, accepted or not. */
+    public long arrivals() {
+        return arrivals;
+    }
+
+    public long arrivalBytes() {
+        return arrivalBytes;
+    }
+
+    /** Events sent on the link. */
+    public long departures() {
+        return departures;
+    }
+
+    public long departureBytes() {
+        return departureBytes;
+    }
+
+    /** Events refused because the buffer was full. */
+    public long overflowDrops() {
+        return overflowDrops;
+    }
+
+    /** Events dropped at dequeue because their hop deadline had passed. */
+    public long deadlineMisses() {
+        return deadlineMisses;
+    }
+
+    /** Events waiting now. */
+    public long backlog() {
+        return backlog;
+    }
+
+    /** Moving average of the offered load, bytes per second. */
+    public double arrivalRate() {
+        return arrivalRate;
+    }
+
+    /** Moving average of the sent load, bytes per second. */
+    public double departureRate() {
+        return departureRate;
+    }
+
+    public long latencyP50Nanos() {
+        return latencyP50;
+    }
+
+    public long latencyP99Nanos() {
+        return latencyP99;
+    }
+
+    public long latencyMaxNanos() {
+        return latencyMax;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("arrivals %d, departures %d, overflow %d, deadline misses %d, backlog %d, "
+                        + "rate in %.0f B/s out %.0f B/s, hop latency p50 %d ns p99 %d ns max %d ns", arrivals, departures,
+                overflowDrops, deadlineMisses, backlog, arrivalRate, departureRate, latencyP50, latencyP99, latencyMax);
+    }
+}
