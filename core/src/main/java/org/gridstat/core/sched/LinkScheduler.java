@@ -405,28 +405,36 @@ public final class LinkScheduler<E> {
         }
     }
 
-    /** Puts a backlogged flow where its mode says, scheduling its next upgrade. */
+    /**
+     * Puts a flow where its mode says, scheduling its next upgrade. A flow that stays in the same
+     * heap is re-keyed in place, the common case after each send.
+     */
     private void relink(int slot, long now) {
         FlowQueue<E> q = queues[slot];
-        int c = flowClass[slot];
-        green[c].remove(slot);
-        yellow[c].remove(slot);
-        waiting.remove(slot);
         if (q.isEmpty()) {
+            unlink(slot);
             return;
         }
+        int c = flowClass[slot];
         HtbNode node = flowNodes[slot];
         int mode = node.mode();
         if (mode == HtbNode.CAN_SEND) {
+            yellow[c].remove(slot);
+            waiting.remove(slot);
             green[c].put(slot, q.headKey(), q.headOrder());
             return;
         }
+        green[c].remove(slot);
         if (mode == HtbNode.MAY_BORROW) {
             yellow[c].put(slot, q.headKey(), q.headOrder());
+        } else {
+            yellow[c].remove(slot);
         }
         long upgrade = node.upgradeTime(now);
         if (upgrade != Long.MAX_VALUE) {
             waiting.put(slot, upgrade);
+        } else {
+            waiting.remove(slot);
         }
     }
 

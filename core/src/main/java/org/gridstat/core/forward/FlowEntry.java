@@ -1,0 +1,93 @@
+package org.gridstat.core.forward;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.gridstat.core.sched.FlowSpec;
+
+/**
+ * A flow as the control plane installs it in a router: which variable, over which out-link, with
+ * which scheduling parameters, the subscription intervals routed over the link (for the rate
+ * filter; none means every sample), the publisher's interval (its half is the filter's jitter
+ * tolerance), and the budget of the path after this hop: an event's hop deadline is its end-to-end
+ * deadline less that budget. Versions order the updates of one flow.
+ */
+public final class FlowEntry {
+    private final long version;
+    private final long variableId;
+    private final int outLink;
+    private final FlowSpec spec;
+    private final long[] intervalsNanos;
+    private final long publisherIntervalNanos;
+    private final long downstreamBudgetNanos;
+
+    public FlowEntry(long version, long variableId, int outLink, FlowSpec spec, long[] intervalsNanos,
+                     long publisherIntervalNanos, long downstreamBudgetNanos) {
+        Objects.requireNonNull(spec, "flow spec");
+        if (version < 1) {
+            throw new IllegalArgumentException("flow " + spec.flowId() + ": version must be positive");
+        }
+        if (variableId == 0) {
+            throw new IllegalArgumentException("flow " + spec.flowId() + ": variable id 0 is reserved");
+        }
+        if (outLink < 0) {
+            throw new IllegalArgumentException("flow " + spec.flowId() + ": out-link index must not be negative");
+        }
+        for (long i : intervalsNanos) {
+            if (i <= 0) {
+                throw new IllegalArgumentException("flow " + spec.flowId() + ": intervals must be positive");
+            }
+        }
+        if (publisherIntervalNanos < 0 || downstreamBudgetNanos < 0) {
+            throw new IllegalArgumentException("flow " + spec.flowId() + ": publisher interval and budget must not be negative");
+        }
+        this.version = version;
+        this.variableId = variableId;
+        this.outLink = outLink;
+        this.spec = spec;
+        this.intervalsNanos = intervalsNanos.clone();
+        this.publisherIntervalNanos = publisherIntervalNanos;
+        this.downstreamBudgetNanos = downstreamBudgetNanos;
+    }
+
+    public long flowId() {
+        return spec.flowId();
+    }
+
+    public long version() {
+        return version;
+    }
+
+    public long variableId() {
+        return variableId;
+    }
+
+    public int outLink() {
+        return outLink;
+    }
+
+    public FlowSpec spec() {
+        return spec;
+    }
+
+    public long[] intervalsNanos() {
+        return intervalsNanos.clone();
+    }
+
+    public long publisherIntervalNanos() {
+        return publisherIntervalNanos;
+    }
+
+    public long downstreamBudgetNanos() {
+        return downstreamBudgetNanos;
+    }
+
+    boolean sameFilter(FlowEntry o) {
+        return Arrays.equals(intervalsNanos, o.intervalsNanos) && publisherIntervalNanos == o.publisherIntervalNanos;
+    }
+
+    @Override
+    public String toString() {
+        return spec + " v" + version + ", variable " + Long.toUnsignedString(variableId) + " -> link " + outLink
+                + ", intervals " + Arrays.toString(intervalsNanos) + " ns, budget " + downstreamBudgetNanos + " ns";
+    }
+}

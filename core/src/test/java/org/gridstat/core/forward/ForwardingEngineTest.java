@@ -1,0 +1,165 @@
+package org.gridstat.core.forward;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridstat.core.filter.SampleGrid;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.EstimatorSettings;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.LinkSpec;
+import org.junit.jupiter.api.Test;
+
+class ForwardingEngineTest {
+    private static final long S = 1_000_000_000L;
+    private static final long T0 = 1_790_000_000L * S;
+
+    /** Counts references like a pooled buffer would. */
+    static final class Refs implements EventReferences<String> {
+        final Map<String, Integer> count = new HashMap<>();
+
+        @Override
+        public void retain(String e) {
+            count.merge(e, 1, Integer::sum);
+        }
+
+        @Override
+        public void release(String e) {
+            count.merge(e, -1, Integer::sum);
+        }
+
+        int outstanding() {
+            return count.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    private final Refs refs = new Refs();
+    private final ForwardingEngine<String> engine = new ForwardingEngine<>(
+            List.of(LinkSpec.withDefaultShares(10_000_000), LinkSpec.withDefaultShares(10_000_000)), 16, refs,
+            EstimatorSettings.DEFAULT, T0);
+
+    private static FlowEntry flow(long id, long version, long variable, int link, ServiceClass c, int... hz) {
+        long[] intervals = new long[hz.length];
+        for (int i = 0; i < hz.length; i++) {
+            intervals[i] = SampleGrid.ofRate(hz[i]).intervalNanos();
+        }
+        return new FlowEntry(version, variable, link, FlowSpec.of(id, c, 100_000, 10_000_000), intervals,
+                SampleGrid.ofRate(60).intervalNanos(), 5_000_000L);
+    }
+
+    private int drain(int link, long now, List<String> into) {
+        int n = 0;
+        String e;
+        while ((e = engine.dequeue(link, now)) != null) {
+            into.add(e);
+            refs.release(e); // the sender's release after sending
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void multicastQueuesOneCopyPerLinkAndEachLinkFiltersToItsRate() {
+        engine.submit(FlowCommand.install(flow(1, 1, 42, 0, ServiceClass.HRT, 60)));
+        engine.submit(FlowCommand.install(flow(2, 1, 42, 1, ServiceClass.HRT, 20)));
+        assertEquals(2, engine.applyCommands(T0));
+        SampleGrid sixty = SampleGrid.ofRate(60);
+        List<String> onA = new java.util.ArrayList<>();
+        List<String> onB = new java.util.ArrayList<>();
+        long t = T0;
+        for (int i = 0; i < 600; i++, t = sixty.next(t)) {
+            String ev = "e" + i;
+            refs.retain(ev); // the receiver's own reference
+            int copies = engine.forward(42, t, t + 50_000_000L, ev, 260, t);
+            assertEquals(i % 3 == 0 ? 2 : 1, copies, "sample " + i);
+            refs.release(ev);
+            drain(0, t, onA);
+            drain(1, t, onB);
+        }
+        assertEquals(600, onA.size());
+        assertEquals(200, onB.size());
+        assertEquals(0, refs.outstanding(), "every reference given back");
+        ForwardingCounters c = engine.counters();
+        assertEquals(800, c.queued());
+        assertEquals(400, c.filtered());
+    }
+
+    @Test
+    void hopDeadlineIsTheEndToEndDeadlineLessTheDownstreamBudget() {
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT)));
+        engine.applyCommands(T0);
+        refs.retain("late");
+        // Deadline T0 + 8 ms, downstream budget 5 ms: it must leave by T0 + 3 ms.
+        assertEquals(1, engine.forward(7, T0, T0 + 8_000_000L, "late", 260, T0));
+        refs.release("late");
+        assertNull(engine.dequeue(0, T0 + 3_000_001L), "dropped at dequeue: its hop deadline passed");
+        assertEquals(1, engine.statistics(0).flow(1).queue().deadlineMisses());
+        assertEquals(0, refs.outstanding());
+    }
+
+    @Test
+    void versionsMakeCommandsIdempotentAndOrdered() {
+        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.HRT)));
+        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.BE)));  // same version again: stale
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.BE)));  // older: stale
+        engine.applyCommands(T0);
+        assertEquals(ServiceClass.HRT, engine.flows().get(0).spec().serviceClass());
+        assertEquals(2, engine.counters().commandsStale());
+
+        // A newer version changes the class in place.
+        engine.submit(FlowCommand.install(flow(1, 3, 7, 0, ServiceClass.LRT)));
+        engine.applyCommands(T0);
+        assertEquals(ServiceClass.LRT, engine.statistics(0).flow(1).serviceClass());
+
+        // Moving the flow to the other link re-creates it there.
+        engine.submit(FlowCommand.install(flow(1, 4, 7, 1, ServiceClass.LRT)));
+        engine.applyCommands(T0);
+        assertNull(engine.statistics(0).flow(1));
+        assertNotNull(engine.statistics(1).flow(1));
+
+        engine.submit(FlowCommand.remove(1, 5));
+        engine.submit(FlowCommand.remove(1, 5));                                 // already gone: stale
+        engine.submit(FlowCommand.install(flow(1, 4, 7, 1, ServiceClass.LRT)));  // late install of an old version
+        engine.applyCommands(T0);
+        assertTrue(engine.flows().isEmpty());
+        assertEquals(-1, engine.forward(7, T0, 0, "x", 100, T0), "variable no longer routed");
+        assertEquals(1, engine.counters().unknownVariable());
+        assertEquals(4, engine.counters().commandsStale());
+
+        engine.submit(FlowCommand.install(flow(1, 6, 7, 0, ServiceClass.BE)));
+        engine.applyCommands(T0);
+        assertEquals(1, engine.flows().size(), "a newer install after removal is taken");
+    }
+
+    @Test
+    void commandsForMissingLinksOrFullLinksAreRejectedWithAReason() {
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 5, ServiceClass.HRT)));
+        engine.applyCommands(T0);
+        assertEquals(1, engine.counters().commandsRejected());
+        assertTrue(engine.lastRejection().contains("out-link 5 does not exist"), engine.lastRejection());
+        for (int i = 0; i < 17; i++) {
+            engine.submit(FlowCommand.install(flow(100 + i, 1, 1000 + i, 0, ServiceClass.BE)));
+        }
+        engine.applyCommands(T0);
+        assertEquals(2, engine.counters().commandsRejected());
+        assertTrue(engine.lastRejection().contains("maximum of 16 flows"), engine.lastRejection());
+    }
+
+    @Test
+    void aFullBufferRefusesTheCopyAndReleasesItsReference() {
+        engine.submit(FlowCommand.install(new FlowEntry(1, 9, 0,
+                FlowSpec.of(1, ServiceClass.BE, 0, 0, 1_000, 2, ""), new long[0], 0, 0)));
+        engine.applyCommands(T0);
+        for (int i = 0; i < 5; i++) {
+            String ev = "b" + i;
+            refs.retain(ev);
+            engine.forward(9, T0, 0, ev, 260, T0);
+            refs.release(ev);
+        }
+        assertEquals(3, engine.counters().refused());
+        assertEquals(3, engine.statistics(0).flow(1).queue().overflowDrops());
+        assertEquals(2, refs.outstanding(), "only the two queued copies still hold references");
+    }
+}
