@@ -171,6 +171,15 @@ public final class ForwardingEngine<E> {
         }
     }
 
+    /** Removes every flow, releasing every queued event; for shutdown, on the owning thread. */
+    public void close() {
+        List<Binding> all = new ArrayList<>();
+        byFlow.forEachValue(all::add);
+        for (Binding b : all) {
+            dropBinding(b);
+        }
+    }
+
     private void install(FlowEntry e, long now) {
         Binding old = byFlow.get(e.flowId());
         long known = old != null ? old.entry.version() : removedVersionOf(e.flowId());

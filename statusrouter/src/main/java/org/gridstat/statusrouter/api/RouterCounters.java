@@ -2,23 +2,36 @@ package org.gridstat.statusrouter.api;
 
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import org.gridstat.core.forward.ForwardingCounters;
+import org.gridstat.core.sched.LinkStatistics;
 import org.gridstat.core.wire.RejectReason;
 
-/** Data-path counters at one instant, summed over the router's event loops. */
+/** A router's counters at one instant: ingress drops, egress totals, the engine and every out-link. */
 public final class RouterCounters {
     private final long received;
     private final long forwarded;
     private final long sendErrors;
     private final Map<RejectReason, Long> dropped;
+    private final long handoffDrops;
+    private final long emulationLost;
+    private final ForwardingCounters engine;
+    private final Map<String, LinkStatistics> links;
 
-    public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped) {
+    public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
+                          long handoffDrops, long emulationLost, ForwardingCounters engine,
+                          Map<String, LinkStatistics> links) {
         this.received = received;
         this.forwarded = forwarded;
         this.sendErrors = sendErrors;
         EnumMap<RejectReason, Long> copy = new EnumMap<>(RejectReason.class);
         copy.putAll(dropped);
         this.dropped = Collections.unmodifiableMap(copy);
+        this.handoffDrops = handoffDrops;
+        this.emulationLost = emulationLost;
+        this.engine = engine;
+        this.links = Collections.unmodifiableMap(new LinkedHashMap<>(links));
     }
 
     /** Datagrams that arrived on the data port, valid or not. */
@@ -26,7 +39,7 @@ public final class RouterCounters {
         return received;
     }
 
-    /** Copies sent to out-links. */
+    /** Copies sent on out-links. */
     public long forwarded() {
         return forwarded;
     }
@@ -36,7 +49,7 @@ public final class RouterCounters {
         return sendErrors;
     }
 
-    /** Datagrams dropped, by reason (reasons never seen are absent). */
+    /** Datagrams dropped at ingress, by reason (reasons never seen are absent). */
     public Map<RejectReason, Long> dropped() {
         return dropped;
     }
@@ -49,8 +62,29 @@ public final class RouterCounters {
         return dropped.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** Frames dropped because the data-path loop's hand-off queue was full (more than one event loop). */
+    public long handoffDrops() {
+        return handoffDrops;
+    }
+
+    /** Copies lost on emulated links (omission, outage, full delay line). */
+    public long emulationLost() {
+        return emulationLost;
+    }
+
+    /** Rate filtering, queueing and control-command counters. */
+    public ForwardingCounters engine() {
+        return engine;
+    }
+
+    /** Per out-link statistics, by link name: each flow and class. */
+    public Map<String, LinkStatistics> links() {
+        return links;
+    }
+
     @Override
     public String toString() {
-        return "received=" + received + " forwarded=" + forwarded + " sendErrors=" + sendErrors + " dropped=" + dropped;
+        return "received=" + received + " forwarded=" + forwarded + " sendErrors=" + sendErrors + " dropped=" + dropped
+                + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]";
     }
 }

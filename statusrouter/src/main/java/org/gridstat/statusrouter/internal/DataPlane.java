@@ -4,10 +4,12 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
@@ -15,39 +17,58 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.model.Endpoint;
+import org.gridstat.core.time.Clock;
+import org.gridstat.core.time.SystemClock;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The router's UDP data plane: event loops, one datagram channel per loop (sharing the port with
- * SO_REUSEPORT under epoll, so the kernel spreads senders over loops and keeps each sender's
- * events on one loop, in order), and a forwarding handler on each.
+ * The router's UDP data plane. The first event loop is the data path: it owns the forwarding
+ * engine and every out-link channel, so scheduling takes no locks. The data port is bound once
+ * per event loop (sharing the port with SO_REUSEPORT under epoll, so the kernel spreads senders
+ * over loops and keeps each sender on one loop, in order); loops other than the first validate
+ * their frames and hand them to the data path.
  */
 final class DataPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
     /** Larger than any valid frame, so an oversize datagram arrives whole and is counted as such. */
     private static final int DATAGRAM_BUFFER = 2048;
+    private static final WriteBufferWaterMark EGRESS_WATER_MARK = new WriteBufferWaterMark(256 << 10, 1 << 20);
 
     private final RouterSettings settings;
     private final EventLoopGroup group;
-    private final List<Channel> channels = new ArrayList<>();
-    private final List<DataPathCounters> counters = new ArrayList<>();
     private final boolean epoll;
+    private final Clock clock;
+    private final List<Channel> ingress = new ArrayList<>();
+    private final List<Channel> egress = new ArrayList<>();
+    private final List<DataPathCounters> counters = new ArrayList<>();
+    private EventLoop dataLoop;
+    private DataPath dataPath;
+    private ScheduledFuture<?> ticker;
 
-    private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group) {
+    private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, Clock clock) {
         this.settings = settings;
         this.epoll = epoll;
         this.group = group;
+        this.clock = clock;
     }
 
-    /** Binds the data port and starts forwarding. */
+    /** Binds the data port, connects the out-links and starts forwarding. */
     static DataPlane start(RouterSettings settings) {
+        return start(settings, SystemClock.INSTANCE);
+    }
+
+    static DataPlane start(RouterSettings settings, Clock clock) {
         boolean epoll = chooseEpoll(settings.transport);
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         int loops = epoll ? settings.eventLoops : 1;
@@ -56,9 +77,9 @@ final class DataPlane implements AutoCloseable {
                     settings.nodeId, settings.eventLoops);
         }
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory("gridstat-" + settings.nodeId), io);
-        DataPlane plane = new DataPlane(settings, epoll, group);
+        DataPlane plane = new DataPlane(settings, epoll, group, clock);
         try {
-            plane.bind(loops);
+            plane.open(loops);
         } catch (RuntimeException e) {
             plane.close();
             throw e;
@@ -81,41 +102,63 @@ final class DataPlane implements AutoCloseable {
         }
     }
 
-    private void bind(int loops) {
-        InetSocketAddress[] outLinks = resolve(settings.table.outLinks());
+    private Class<? extends Channel> channelType() {
+        return epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
+    }
+
+    private void open(int loops) {
+        List<EventLoop> eventLoops = new ArrayList<>();
+        Iterator<EventExecutor> it = group.iterator();
+        while (it.hasNext()) {
+            eventLoops.add((EventLoop) it.next());
+        }
+        dataLoop = eventLoops.get(0);
+        DataPathCounters handoffCounters = new DataPathCounters();
+        counters.add(handoffCounters);
+        dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, clock, handoffCounters));
+
+        for (int i = 0; i < dataPath.links.length; i++) {
+            EgressLink link = dataPath.links[i];
+            Channel ch = new Bootstrap().group(dataLoop).channel(channelType())
+                    .option(ChannelOption.AUTO_READ, false)
+                    .option(ChannelOption.AUTO_CLOSE, false)
+                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
+                    .handler(link)
+                    .connect(resolve(link.config.address)).syncUninterruptibly().channel();
+            link.attach(ch);
+            egress.add(ch);
+        }
+
         InetSocketAddress bindAddress = resolve(settings.bind);
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
-            Bootstrap b = new Bootstrap().group(group)
-                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+            Bootstrap b = new Bootstrap().group(eventLoops.get(i)).channel(channelType())
                     .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
+                    .option(ChannelOption.AUTO_CLOSE, false)
                     .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_BUFFER))
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast("forward", new ForwardingHandler(settings.table, outLinks, c));
+                            ch.pipeline().addLast("ingress", new IngressHandler(dataPath, c));
                         }
                     });
             if (epoll && loops > 1) {
                 b.option(EpollChannelOption.SO_REUSEPORT, true);
             }
             // With several loops, every channel binds the port the first one got.
-            InetSocketAddress at = channels.isEmpty() ? bindAddress : (InetSocketAddress) channels.get(0).localAddress();
-            Channel ch = b.bind(at).syncUninterruptibly().channel();
-            channels.add(ch);
+            InetSocketAddress at = ingress.isEmpty() ? bindAddress : (InetSocketAddress) ingress.get(0).localAddress();
+            ingress.add(b.bind(at).syncUninterruptibly().channel());
             counters.add(c);
         }
-        LOG.info("router {} forwarding on {} ({}, {} event loop(s), {} variable(s), {} out-link(s))", settings.nodeId,
-                localAddress(), epoll ? "epoll" : "nio", loops, settings.table.size(), outLinks.length);
+        long period = settings.estimator.periodNanos();
+        ticker = dataLoop.scheduleAtFixedRate(dataPath::tick, period, period, TimeUnit.NANOSECONDS);
+        LOG.info("router {} forwarding on {} ({}, {} event loop(s), {} out-link(s), {} flow(s))", settings.nodeId,
+                localAddress(), epoll ? "epoll" : "nio", loops, dataPath.links.length, settings.flows.size());
     }
 
-    private static InetSocketAddress[] resolve(List<Endpoint> endpoints) {
-        InetSocketAddress[] out = new InetSocketAddress[endpoints.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = resolve(endpoints.get(i));
-        }
-        return out;
+    private <T> T submitAndWait(java.util.concurrent.Callable<T> task) {
+        return dataLoop.submit(task).syncUninterruptibly().getNow();
     }
 
     private static InetSocketAddress resolve(Endpoint e) {
@@ -126,22 +169,39 @@ final class DataPlane implements AutoCloseable {
         return a;
     }
 
-    public InetSocketAddress localAddress() {
-        return (InetSocketAddress) channels.get(0).localAddress();
+    InetSocketAddress localAddress() {
+        return (InetSocketAddress) ingress.get(0).localAddress();
     }
 
-    public RouterCounters counters() {
-        return DataPathCounters.snapshot(counters);
+    RouterCounters counters() {
+        return DataPathCounters.snapshot(counters, dataPath);
     }
 
-    public boolean usesEpoll() {
+    boolean usesEpoll() {
         return epoll;
     }
 
-    /** Closes the sockets and stops the event loops; returns once they have stopped. */
+    /** Queues flow changes for the data path; they apply on its loop, in order. */
+    void submit(List<FlowCommand> commands) {
+        dataPath.submit(commands);
+    }
+
+    /** Closes the sockets, gives back every queued buffer and stops the event loops. */
     @Override
     public void close() {
-        for (Channel ch : channels) {
+        for (Channel ch : ingress) {
+            ch.close().syncUninterruptibly();
+        }
+        if (dataPath != null && !dataLoop.isShuttingDown()) {
+            dataLoop.submit(() -> {
+                if (ticker != null) {
+                    ticker.cancel(false);
+                }
+                dataPath.discard();
+                dataPath.engine.close();
+            }).syncUninterruptibly();
+        }
+        for (Channel ch : egress) {
             ch.close().syncUninterruptibly();
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

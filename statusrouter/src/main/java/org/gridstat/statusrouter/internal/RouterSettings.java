@@ -1,39 +1,63 @@
 package org.gridstat.statusrouter.internal;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import org.gridstat.core.forward.StaticForwardingTable;
+import java.util.Map;
+import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.model.Endpoint;
+import org.gridstat.core.model.VariableId;
+import org.gridstat.core.sched.EstimatorSettings;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.model.ServiceClass;
 
 /** A router's validated configuration. Every problem is reported with the name of its key. */
 final class RouterSettings {
     enum Transport { AUTO, EPOLL, NIO }
 
     static final int MAX_EVENT_LOOPS = 64;
+    /** Flow ids from here up are given to the flows that {@code routes} lines imply. */
+    static final long ROUTE_FLOW_IDS = 1L << 48;
 
     final String nodeId;
     final Endpoint bind;
     final int eventLoops;
     final Transport transport;
     final int socketBufferBytes;
-    final StaticForwardingTable table;
+    final List<OutLinkConfig> links;
+    final List<FlowEntry> flows;
+    final EstimatorSettings estimator;
+    final int maxFlowsPerLink;
 
-    RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
-                   StaticForwardingTable table) {
+    private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
+                           List<OutLinkConfig> links, List<FlowEntry> flows, EstimatorSettings estimator,
+                           int maxFlowsPerLink) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
         this.transport = transport;
         this.socketBufferBytes = socketBufferBytes;
-        this.table = table;
+        this.links = List.copyOf(links);
+        this.flows = List.copyOf(flows);
+        this.estimator = estimator;
+        this.maxFlowsPerLink = maxFlowsPerLink;
+    }
+
+    /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
+    static RouterSettings of(String nodeId, String bind, int eventLoops, String transport, int socketBufferBytes,
+                             String[] routes) {
+        return of(nodeId, bind, eventLoops, transport, socketBufferBytes, new String[0], new String[0], routes,
+                EstimatorSettings.DEFAULT.periodNanos(), EstimatorSettings.DEFAULT.weight(), 1024);
     }
 
     /**
      * @throws IllegalArgumentException listing every bad key
      */
     static RouterSettings of(String nodeId, String bind, int eventLoops, String transport, int socketBufferBytes,
-                             String[] routes) {
+                             String[] links, String[] flows, String[] routes, long estimatorPeriodNanos,
+                             double estimatorWeight, int maxFlowsPerLink) {
         List<String> problems = new ArrayList<>();
         if (nodeId == null || nodeId.isBlank()) {
             problems.add("node.id is empty");
@@ -56,15 +80,86 @@ final class RouterSettings {
         if (socketBufferBytes < 65536) {
             problems.add("socket.buffer.bytes must be at least 65536, got " + socketBufferBytes);
         }
-        StaticForwardingTable table = null;
+        if (maxFlowsPerLink < 1 || maxFlowsPerLink > 1 << 20) {
+            problems.add("max.flows.per.link must be 1..1048576, got " + maxFlowsPerLink);
+        }
+        EstimatorSettings estimator = null;
         try {
-            table = StaticForwardingTable.parse(routes == null ? List.of() : List.of(routes));
+            estimator = new EstimatorSettings(estimatorPeriodNanos, estimatorWeight);
         } catch (IllegalArgumentException e) {
-            problems.add("routes: " + e.getMessage());
+            problems.add("estimator: " + e.getMessage());
+        }
+
+        Map<String, OutLinkConfig> byName = new LinkedHashMap<>();
+        for (String line : links == null ? new String[0] : links) {
+            try {
+                OutLinkConfig l = OutLinkConfig.parse(line);
+                if (byName.putIfAbsent(l.name, l) != null) {
+                    problems.add("links: name '" + l.name + "' used twice");
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add("links: " + e.getMessage());
+            }
+        }
+        List<FlowEntry> flowEntries = new ArrayList<>();
+        List<String[]> routeTargets = new ArrayList<>();
+        int n = 0;
+        for (String line : routes == null ? new String[0] : routes) {
+            n++;
+            int arrow = line.indexOf("->");
+            try {
+                if (arrow < 0) {
+                    throw new IllegalArgumentException("expected '<variable id> -> host:port, ...'");
+                }
+                VariableId variable = VariableId.parse(line.substring(0, arrow));
+                for (String ep : line.substring(arrow + 2).split(",")) {
+                    Endpoint e = Endpoint.parse(ep);
+                    byName.putIfAbsent(e.toString(), OutLinkConfig.forDestination(e));
+                    routeTargets.add(new String[] {Long.toString(variable.value()), e.toString()});
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add("routes: route " + n + " '" + line + "': " + e.getMessage());
+            }
+        }
+        Map<String, Integer> index = new HashMap<>();
+        List<OutLinkConfig> linkList = new ArrayList<>(byName.values());
+        for (int i = 0; i < linkList.size(); i++) {
+            index.put(linkList.get(i).name, i);
+        }
+        long routeFlowId = ROUTE_FLOW_IDS;
+        java.util.Set<String> seenRoutes = new java.util.HashSet<>();
+        for (String[] rt : routeTargets) {
+            if (!seenRoutes.add(rt[0] + "->" + rt[1])) {
+                continue; // a destination named twice in one route gets one copy
+            }
+            OutLinkConfig link = byName.get(rt[1]);
+            flowEntries.add(new FlowEntry(1, Long.parseLong(rt[0]), index.get(rt[1]),
+                    FlowSpec.of(routeFlowId++, ServiceClass.BE, 0, 0, link.spec.capacity(), FlowSpec.DEFAULT_BUFFER_EVENTS, ""),
+                    new long[0], 0, 0));
+        }
+        Map<Long, String> flowIds = new HashMap<>();
+        for (String line : flows == null ? new String[0] : flows) {
+            try {
+                FlowEntry f = FlowConfig.parse(line, index, byName);
+                if (flowIds.putIfAbsent(f.flowId(), line) != null) {
+                    problems.add("flows: flow id " + f.flowId() + " used twice");
+                }
+                flowEntries.add(f);
+            } catch (IllegalArgumentException e) {
+                problems.add("flows: " + e.getMessage());
+            }
+        }
+        Map<String, Integer> flowsPerLink = new HashMap<>();
+        for (FlowEntry f : flowEntries) {
+            String link = linkList.get(f.outLink()).name;
+            if (flowsPerLink.merge(link, 1, Integer::sum) == maxFlowsPerLink + 1) {
+                problems.add("link '" + link + "' has more than max.flows.per.link = " + maxFlowsPerLink + " flows");
+            }
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
-        return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, table);
+        return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList, flowEntries,
+                estimator, maxFlowsPerLink);
     }
 }

@@ -33,7 +33,20 @@ public final class StatusRouterComponent implements StatusRouter {
 
         int socket_buffer_bytes() default 4 << 20;
 
+        /** Out-links, one line each: {@code name=... address=host:port capacity=... hrt=50 lrt=30 be=20 ...}. */
+        String[] links() default {};
+
+        /** Flows, one line each: {@code id=... variable=... link=... class=HRT assured=... rates=60,20 ...}. */
+        String[] flows() default {};
+
+        /** Shorthand: {@code <variable id> -> host:port, ...}, a best-effort flow per destination. */
         String[] routes() default {};
+
+        long estimator_period_ms() default 1000;
+
+        double estimator_weight() default 0.5;
+
+        int max_flows_per_link() default 1024;
     }
 
     private final RouterSettings settings;
@@ -43,7 +56,8 @@ public final class StatusRouterComponent implements StatusRouter {
     public StatusRouterComponent(Config config) {
         try {
             this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
-                    config.transport(), config.socket_buffer_bytes(), config.routes());
+                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
+                    config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link());
             this.dataPlane = DataPlane.start(settings);
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());

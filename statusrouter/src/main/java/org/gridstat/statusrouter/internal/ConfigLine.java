@@ -1,0 +1,111 @@
+package org.gridstat.statusrouter.internal;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One configuration line of {@code key=value} words, such as
+ * {@code name=r2 address=127.0.0.1:9480 capacity=12500000}. Unknown keys, repeated keys and bad
+ * values are errors that quote the line.
+ */
+final class ConfigLine {
+    private final String text;
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    ConfigLine(String text, Set<String> allowed) {
+        this.text = text;
+        for (String word : text.trim().split("\\s+")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            int eq = word.indexOf('=');
+            if (eq <= 0 || eq == word.length() - 1) {
+                throw error("'" + word + "' is not key=value");
+            }
+            String key = word.substring(0, eq);
+            if (!allowed.contains(key)) {
+                throw error("unknown key '" + key + "' (known: " + String.join(", ", allowed) + ")");
+            }
+            if (values.put(key, word.substring(eq + 1)) != null) {
+                throw error("key '" + key + "' given twice");
+            }
+        }
+    }
+
+    IllegalArgumentException error(String why) {
+        return new IllegalArgumentException("'" + text + "': " + why);
+    }
+
+    boolean has(String key) {
+        return values.containsKey(key);
+    }
+
+    String text(String key) {
+        String v = values.get(key);
+        if (v == null) {
+            throw error("missing '" + key + "'");
+        }
+        return v;
+    }
+
+    String text(String key, String otherwise) {
+        return values.getOrDefault(key, otherwise);
+    }
+
+    long number(String key, long otherwise) {
+        String v = values.get(key);
+        if (v == null) {
+            return otherwise;
+        }
+        try {
+            return Long.parseLong(v.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw error(key + " '" + v + "' is not a whole number");
+        }
+    }
+
+    double decimal(String key, double otherwise) {
+        String v = values.get(key);
+        if (v == null) {
+            return otherwise;
+        }
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw error(key + " '" + v + "' is not a number");
+        }
+    }
+
+    /** A duration such as 10ms, 250us, 2s or 500ns; a bare number is nanoseconds. */
+    long nanos(String key, long otherwise) {
+        String v = values.get(key);
+        if (v == null) {
+            return otherwise;
+        }
+        String t = v.toLowerCase(Locale.ROOT);
+        long unit = 1;
+        if (t.endsWith("ms")) {
+            unit = 1_000_000L;
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("us")) {
+            unit = 1_000L;
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("ns")) {
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("s")) {
+            unit = 1_000_000_000L;
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double d = Double.parseDouble(t) * unit;
+            if (d < 0) {
+                throw error(key + " must not be negative");
+            }
+            return Math.round(d);
+        } catch (NumberFormatException e) {
+            throw error(key + " '" + v + "' is not a duration (10ms, 250us, 2s)");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package org.gridstat.statusrouter.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoop;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.ForwardingEngine;
+import org.gridstat.core.time.Clock;
+import org.gridstat.core.wire.StatusEventDecoder;
+import org.gridstat.core.wire.WireFormat;
+
+/**
+ * The router's forwarding engine and its out-links, confined to one event loop (the data-path
+ * thread). Ingress on that loop forwards directly; ingress on other loops hands validated frames
+ * over through a bounded queue, counted when full.
+ */
+final class DataPath {
+    static final int HANDOFF_CAPACITY = 8192;
+
+    final ForwardingEngine<ByteBuf> engine;
+    final EgressLink[] links;
+    private final EventLoop loop;
+    private final Clock clock;
+    private final ArrayBlockingQueue<ByteBuf> handoff = new ArrayBlockingQueue<>(HANDOFF_CAPACITY);
+    private final AtomicBoolean handoffScheduled = new AtomicBoolean();
+    private final Runnable handoffTask = this::drainHandoff;
+    private final Runnable commandTask = this::applyCommands;
+    private final StatusEventDecoder handoffDecoder = new StatusEventDecoder();
+    private final DataPathCounters handoffCounters;
+
+    DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters) {
+        this.loop = loop;
+        this.clock = clock;
+        this.handoffCounters = handoffCounters;
+        long now = clock.nanos();
+        this.engine = new ForwardingEngine<>(settings.links.stream().map(l -> l.spec).toList(), settings.maxFlowsPerLink,
+                ByteBufReferences.INSTANCE, settings.estimator, now);
+        this.links = new EgressLink[settings.links.size()];
+        for (int i = 0; i < links.length; i++) {
+            links[i] = new EgressLink(settings.links.get(i), i, engine, clock);
+        }
+        for (FlowEntry f : settings.flows) {
+            engine.submit(FlowCommand.install(f));
+        }
+        engine.applyCommands(now);
+    }
+
+    boolean inLoop() {
+        return loop.inEventLoop();
+    }
+
+    /**
+     * Forwards one validated, restamped frame held by {@code frame}; the caller keeps its own
+     * reference. Returns the copies queued, or -1 for a variable without flows.
+     */
+    int forward(ByteBuf frame, long variableId, long sourceTime, long deadline) {
+        return engine.forward(variableId, sourceTime, deadline, frame, frame.readableBytes(), clock.nanos());
+    }
+
+    /** Sends what each link may send now. */
+    void drainAll() {
+        for (EgressLink l : links) {
+            l.drain();
+        }
+    }
+
+    /** From another loop: queues a retained frame for the data-path loop, or releases it if the queue is full. */
+    boolean handOff(ByteBuf retainedFrame) {
+        if (!handoff.offer(retainedFrame)) {
+            retainedFrame.release();
+            return false;
+        }
+        if (!handoffScheduled.getAndSet(true)) {
+            loop.execute(handoffTask);
+        }
+        return true;
+    }
+
+    private void drainHandoff() {
+        handoffScheduled.set(false);
+        ByteBuf frame;
+        while ((frame = handoff.poll()) != null) {
+            try {
+                java.nio.ByteBuffer nio = frame.internalNioBuffer(frame.readerIndex(), frame.readableBytes());
+                handoffDecoder.wrap(nio, nio.position(), frame.readableBytes());
+                if (forward(frame, handoffDecoder.variableId(), handoffDecoder.sourceTimeNanos(),
+                        handoffDecoder.deadlineNanos()) < 0) {
+                    handoffCounters.dropped(org.gridstat.core.wire.RejectReason.UNKNOWN_VARIABLE);
+                }
+            } finally {
+                frame.release();
+            }
+        }
+        drainAll();
+    }
+
+    /** Applies control-plane changes on the data-path loop. */
+    void submit(List<FlowCommand> commands) {
+        commands.forEach(engine::submit);
+        loop.execute(commandTask);
+    }
+
+    private void applyCommands() {
+        engine.applyCommands(clock.nanos());
+        drainAll();
+    }
+
+    /** Periodic work: estimator ticks. */
+    void tick() {
+        engine.tick(clock.nanos());
+    }
+
+    void discard() {
+        for (EgressLink l : links) {
+            l.discard();
+        }
+        ByteBuf frame;
+        while ((frame = handoff.poll()) != null) {
+            frame.release();
+        }
+    }
+
+    static boolean fits(int length) {
+        return length <= WireFormat.MAX_FRAME_LENGTH;
+    }
+}

@@ -1,0 +1,72 @@
+package org.gridstat.statusrouter.internal;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import org.gridstat.core.model.Endpoint;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.core.sched.Shaping;
+
+/**
+ * An out-link: a neighbour router or a local subscriber, its capacity and class shares, and the
+ * optional emulation of a wide-area link in front of it.
+ *
+ * <p>Line keys: {@code name}, {@code address} (host:port), {@code capacity} (bytes/s, default
+ * 125,000,000 = 1 Gbit/s), {@code hrt}/{@code lrt}/{@code be} (assured share in percent, default
+ * 50/30/20; every class may borrow up to the whole link), {@code delay} (propagation delay to add,
+ * e.g. 5ms), {@code loss} (omission probability, 0..1), {@code faultEvery} and {@code faultFor}
+ * (mean time between link-down periods and their length), {@code seed}.
+ */
+final class OutLinkConfig {
+    static final long DEFAULT_CAPACITY = 125_000_000L;
+    private static final Set<String> KEYS = Set.of("name", "address", "capacity", "hrt", "lrt", "be", "delay", "loss",
+            "faultEvery", "faultFor", "seed");
+
+    final String name;
+    final Endpoint address;
+    final LinkSpec spec;
+    final EmulationConfig emulation;
+
+    OutLinkConfig(String name, Endpoint address, LinkSpec spec, EmulationConfig emulation) {
+        this.name = name;
+        this.address = address;
+        this.spec = spec;
+        this.emulation = emulation;
+    }
+
+    static OutLinkConfig parse(String text) {
+        ConfigLine line = new ConfigLine(text, KEYS);
+        try {
+            String name = line.text("name");
+            Endpoint address = Endpoint.parse(line.text("address"));
+            long capacity = line.number("capacity", DEFAULT_CAPACITY);
+            if (capacity <= 0) {
+                throw line.error("capacity must be positive");
+            }
+            Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
+            shares.put(ServiceClass.HRT, Shaping.of(capacity * percent(line, "hrt", 50) / 100, capacity));
+            shares.put(ServiceClass.LRT, Shaping.of(capacity * percent(line, "lrt", 30) / 100, capacity));
+            shares.put(ServiceClass.BE, Shaping.of(capacity * percent(line, "be", 20) / 100, capacity));
+            EmulationConfig emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
+                    line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1));
+            return new OutLinkConfig(name, address, LinkSpec.of(capacity, shares), emulation);
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
+        }
+    }
+
+    /** A link made for a {@code routes} line's destination: default capacity and shares, no emulation. */
+    static OutLinkConfig forDestination(Endpoint address) {
+        return new OutLinkConfig(address.toString(), address, LinkSpec.withDefaultShares(DEFAULT_CAPACITY),
+                EmulationConfig.NONE);
+    }
+
+    private static long percent(ConfigLine line, String key, long otherwise) {
+        long p = line.number(key, otherwise);
+        if (p < 0 || p > 100) {
+            throw line.error(key + " share must be 0..100 percent");
+        }
+        return p;
+    }
+}

@@ -1,0 +1,214 @@
+package org.gridstat.statusrouter.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.socket.DatagramPacket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.gridstat.core.filter.SampleGrid;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.time.ManualClock;
+import org.gridstat.core.wire.RejectReason;
+import org.gridstat.core.wire.StatusEventDecoder;
+import org.gridstat.core.wire.StatusEventEncoder;
+import org.gridstat.core.wire.WireFormat;
+import org.gridstat.statusrouter.api.RouterCounters;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ingress handler, data path and egress links wired as in a router, on embedded channels and
+ * a manual clock: what each out-link is handed, byte for byte, and every buffer given back.
+ */
+class IngressPathTest {
+    private static final long S = 1_000_000_000L;
+    private static final long T0 = 1_790_000_000L * S;
+    private static final InetSocketAddress SENDER = new InetSocketAddress("127.0.0.1", 20001);
+
+    private final ManualClock clock = new ManualClock(T0);
+    private final List<ByteBuf> made = new ArrayList<>();
+    private DataPathCounters ingressCounters;
+    private DataPath path;
+    private EmbeddedChannel ingress;
+    private EmbeddedChannel linkA;
+    private EmbeddedChannel linkB;
+
+    private void wire(String[] links, String[] flows) {
+        // Freeze the embedded loops' own time: the test moves it together with the manual clock.
+        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, links, flows, new String[0],
+                S, 0.5, 64);
+        linkA = new EmbeddedChannel();
+        linkB = new EmbeddedChannel();
+        linkA.freezeTime();
+        linkB.freezeTime();
+        path = new DataPath(s, linkA.eventLoop(), clock, new DataPathCounters());
+        linkA.pipeline().addLast(path.links[0]);
+        linkB.pipeline().addLast(path.links[1]);
+        path.links[0].attach(linkA);
+        path.links[1].attach(linkB);
+        ingressCounters = new DataPathCounters();
+        ingress = new EmbeddedChannel(new IngressHandler(path, ingressCounters));
+    }
+
+    @AfterEach
+    void allBuffersReturned() {
+        if (path != null) {
+            path.discard();
+            path.engine.close();
+        }
+        for (EmbeddedChannel ch : new EmbeddedChannel[] {linkA, linkB}) {
+            ByteBuf b;
+            while (ch != null && (b = ch.readOutbound()) != null) {
+                b.release();
+            }
+        }
+        for (ByteBuf b : made) {
+            assertEquals(0, b.refCnt(), "every received buffer released");
+        }
+    }
+
+    private ByteBuf frame(long variable, long seq, long sourceTime, int hops) {
+        return frame(variable, seq, sourceTime, hops, false);
+    }
+
+    /**
+     * A double event (56 bytes) due 100 ms after its source time, or with {@code sample} a 260-byte
+     * raw one like the experiments', due in 10 s.
+     */
+    private ByteBuf frame(long variable, long seq, long sourceTime, int hops, boolean sample) {
+        ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(2048);
+        ByteBuffer nio = buf.internalNioBuffer(0, 2048);
+        StatusEventEncoder e = new StatusEventEncoder().wrap(nio, nio.position()).variableId(variable).sequence(seq)
+                .sourceTimeNanos(sourceTime).deadlineNanos(sourceTime + (sample ? 10 * S : 100_000_000L))
+                .serviceClass(ServiceClass.HRT).hopCount(hops);
+        int len = (sample ? e.rawPayloadLength(212) : e.doublePayload(seq / 2.0)).seal();
+        made.add(buf);
+        return buf.writerIndex(len);
+    }
+
+    private static List<ByteBuf> drainOutbound(EmbeddedChannel ch) {
+        List<ByteBuf> out = new ArrayList<>();
+        ByteBuf b;
+        while ((b = ch.readOutbound()) != null) {
+            out.add(b);
+        }
+        return out;
+    }
+
+    private RouterCounters counters() {
+        return DataPathCounters.snapshot(List.of(ingressCounters), path);
+    }
+
+    @Test
+    void eachLinkGetsItsRateWithTheHopStampedAndFramesIntact() {
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002"},
+                new String[] {"id=1 variable=1 link=a class=HRT", "id=2 variable=1 link=b class=HRT rates=20 publisher=60",
+                    "id=3 variable=2 link=b class=LRT"});
+        SampleGrid sixty = SampleGrid.ofRate(60);
+        long t = T0;
+        for (int i = 0; i < 60; i++, t = sixty.next(t)) {
+            clock.set(t);
+            ingress.writeInbound(new DatagramPacket(frame(1, i, t, 2), null, SENDER));
+        }
+        ingress.writeInbound(new DatagramPacket(frame(2, 0, t, 0), null, SENDER));
+        List<ByteBuf> onA = drainOutbound(linkA);
+        List<ByteBuf> onB = drainOutbound(linkB);
+        assertEquals(60, onA.size());
+        assertEquals(21, onB.size(), "20 Hz of variable 1 plus the one event of variable 2");
+
+        StatusEventDecoder d = new StatusEventDecoder();
+        for (int i = 0; i < 60; i++) {
+            ByteBuf c = onA.get(i);
+            assertEquals(RejectReason.NONE, d.wrap(c.nioBuffer(), 0, c.readableBytes()));
+            assertEquals(i, d.sequence());
+            assertEquals(3, d.hopCount(), "hop stamped, checksum resealed");
+            assertEquals(i / 2.0, d.doubleValue());
+        }
+        SampleGrid twenty = SampleGrid.ofRate(20);
+        for (int i = 0; i < 20; i++) {
+            ByteBuf c = onB.get(i);
+            d.wrap(c.nioBuffer(), 0, c.readableBytes());
+            assertEquals(d.sourceTimeNanos(), twenty.floor(d.sourceTimeNanos()), "on the 20 Hz grid");
+        }
+        onA.forEach(ByteBuf::release);
+        onB.forEach(ByteBuf::release);
+
+        RouterCounters c = counters();
+        assertEquals(61, c.received());
+        assertEquals(81, c.forwarded());
+        assertEquals(40, c.engine().filtered());
+        assertEquals(60, c.links().get("a").flow(1).queue().departures());
+        assertEquals(20, c.links().get("b").flow(2).queue().departures());
+    }
+
+    @Test
+    void badInputIsCountedByReasonAndNothingLeaks() {
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002"},
+                new String[] {"id=1 variable=1 link=a"});
+        ingress.writeInbound(new DatagramPacket(Unpooled.wrappedBuffer(new byte[5]), null, SENDER));
+        ingress.writeInbound(new DatagramPacket(Unpooled.wrappedBuffer(new byte[1500]), null, SENDER));
+        ingress.writeInbound(new DatagramPacket(Unpooled.wrappedBuffer(new byte[100]), null, SENDER));
+        ByteBuf corrupt = frame(1, 1, T0, 0);
+        corrupt.setByte(50, corrupt.getByte(50) ^ 1);
+        ingress.writeInbound(new DatagramPacket(corrupt, null, SENDER));
+        ingress.writeInbound(new DatagramPacket(frame(99, 1, T0, 0), null, SENDER));
+        ingress.writeInbound(new DatagramPacket(frame(1, 2, T0, WireFormat.MAX_HOP_COUNT), null, SENDER));
+        ingress.writeInbound(new DatagramPacket(frame(1, 3, T0, 0), null, SENDER));
+        assertTrue(ingress.isOpen());
+        ingress.checkException();
+        List<ByteBuf> onA = drainOutbound(linkA);
+        assertEquals(1, onA.size());
+        onA.forEach(ByteBuf::release);
+
+        RouterCounters c = counters();
+        assertEquals(7, c.received());
+        assertEquals(1, c.forwarded());
+        assertEquals(1, c.dropped(RejectReason.TRUNCATED));
+        assertEquals(1, c.dropped(RejectReason.OVERSIZE));
+        assertEquals(1, c.dropped(RejectReason.BAD_MAGIC));
+        assertEquals(1, c.dropped(RejectReason.CHECKSUM_MISMATCH));
+        assertEquals(1, c.dropped(RejectReason.UNKNOWN_VARIABLE));
+        assertEquals(1, c.dropped(RejectReason.HOP_LIMIT));
+    }
+
+    @Test
+    void aSlowLinkIsPacedAndItsOverflowCountedWhileTheFastLinkTakesEverything() {
+        // Link b carries 2,600 B/s: ten 260-byte frames a second after its 1,626-byte burst.
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002 capacity=2600"},
+                new String[] {"id=1 variable=1 link=a class=BE", "id=2 variable=1 link=b class=BE buffer=5"});
+        for (int i = 0; i < 30; i++) {
+            ingress.writeInbound(new DatagramPacket(frame(1, i, T0, 0, true), null, SENDER));
+        }
+        List<ByteBuf> onA = drainOutbound(linkA);
+        List<ByteBuf> onB = drainOutbound(linkB);
+        assertEquals(30, onA.size());
+        int burst = onB.size();
+        assertEquals(7, burst, "the burst's worth goes at once");
+        RouterCounters c = counters();
+        assertEquals(30 - burst - 5, c.links().get("b").flow(2).queue().overflowDrops(), "the rest overflows a 5-event buffer");
+        assertEquals(5, c.links().get("b").flow(2).queue().backlog());
+        onA.forEach(ByteBuf::release);
+        onB.forEach(ByteBuf::release);
+
+        // The pacing timer sends the backlog at the link's rate: 2,600 B/s is one frame per 100 ms.
+        int[] sentBy = new int[6];
+        for (int step = 1; step <= 5; step++) {
+            clock.advance(100_000_000L);
+            linkB.advanceTimeBy(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            linkB.runScheduledPendingTasks();
+            List<ByteBuf> more = drainOutbound(linkB);
+            sentBy[step] = sentBy[step - 1] + more.size();
+            more.forEach(ByteBuf::release);
+        }
+        assertEquals(5, sentBy[5], "the whole backlog leaves within 0.5 s");
+        assertTrue(sentBy[1] <= 2, "no faster than the link: " + java.util.Arrays.toString(sentBy));
+        assertEquals(0, counters().links().get("b").flow(2).queue().backlog());
+        assertEquals(0, counters().links().get("b").flow(2).queue().deadlineMisses());
+    }
+}
