@@ -19,6 +19,11 @@ import org.gridstat.core.wire.WireFormat;
  */
 final class DataPath {
     static final int HANDOFF_CAPACITY = 8192;
+    /**
+     * Frames queued before the links are drained. Below the default flow buffer (20), so a burst
+     * arriving faster than a link drains cannot overflow a flow that the link would serve at once.
+     */
+    static final int DRAIN_BATCH = 16;
 
     final ForwardingEngine<ByteBuf> engine;
     final EgressLink[] links;
@@ -82,7 +87,12 @@ final class DataPath {
     private void drainHandoff() {
         handoffScheduled.set(false);
         ByteBuf frame;
+        int batch = 0;
         while ((frame = handoff.poll()) != null) {
+            if (++batch == DRAIN_BATCH) {
+                batch = 0;
+                drainAll();
+            }
             try {
                 java.nio.ByteBuffer nio = frame.internalNioBuffer(frame.readerIndex(), frame.readableBytes());
                 handoffDecoder.wrap(nio, nio.position(), frame.readableBytes());

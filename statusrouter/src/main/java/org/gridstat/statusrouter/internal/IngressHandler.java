@@ -25,7 +25,7 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
     private final DataPathCounters counters;
     private final StatusEventDecoder decoder = new StatusEventDecoder();
     private final StatusEventEncoder encoder = new StatusEventEncoder();
-    private boolean forwarded;
+    private int undrained;
 
     IngressHandler(DataPath dataPath, DataPathCounters counters) {
         this.dataPath = dataPath;
@@ -73,8 +73,10 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
         if (dataPath.inLoop()) {
             if (dataPath.forward(content, decoder.variableId(), decoder.sourceTimeNanos(), decoder.deadlineNanos()) < 0) {
                 counters.dropped(RejectReason.UNKNOWN_VARIABLE);
+            } else if (++undrained == DataPath.DRAIN_BATCH) {
+                undrained = 0;
+                dataPath.drainAll();
             }
-            forwarded = true;
         } else if (!dataPath.handOff(content.retain())) {
             counters.handoffDropped();
         }
@@ -82,8 +84,8 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (forwarded) {
-            forwarded = false;
+        if (undrained > 0) {
+            undrained = 0;
             dataPath.drainAll();
         }
         ctx.fireChannelReadComplete();
