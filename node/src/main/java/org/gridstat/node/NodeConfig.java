@@ -52,7 +52,14 @@ public final class NodeConfig {
         public int eventLoops = 1;
         public String transport = "auto";
         public int socketBufferBytes = 4 << 20;
+        /** Out-links: maps of the router's link keys (name, address, capacity, hrt, lrt, be, delay, loss, ...). */
+        public List<Map<String, Object>> links = new ArrayList<>();
+        /** Flows: maps of the router's flow keys (id, variable, link, class, assured, rates, budget, ...). */
+        public List<Map<String, Object>> flows = new ArrayList<>();
         public List<RouteEntry> routes = new ArrayList<>();
+        public long estimatorPeriodMs = 1000;
+        public double estimatorWeight = 0.5;
+        public int maxFlowsPerLink = 1024;
     }
 
     public static final class RouteEntry {
@@ -120,8 +127,41 @@ public final class NodeConfig {
             lines.add(e.variable + " -> " + e.to.stream().collect(Collectors.joining(", ")));
         }
         r.put("routes", lines.toArray(new String[0]));
+        r.put("links", keyValueLines(router.links, "statusRouter.links"));
+        r.put("flows", keyValueLines(router.flows, "statusRouter.flows"));
+        r.put("estimator.period.ms", router.estimatorPeriodMs);
+        r.put("estimator.weight", router.estimatorWeight);
+        r.put("max.flows.per.link", router.maxFlowsPerLink);
         configs.put(STATUS_ROUTER_PID, r);
         return new NodeConfig(nodeId, storage, configs);
+    }
+
+    /**
+     * Turns YAML maps into the router's {@code key=value} lines; lists become comma-separated
+     * values. The router validates the keys and values and names the line of any mistake.
+     */
+    private static String[] keyValueLines(List<Map<String, Object>> entries, String section) {
+        List<String> lines = new ArrayList<>();
+        int n = 0;
+        for (Map<String, Object> entry : entries) {
+            n++;
+            if (entry == null || entry.isEmpty()) {
+                throw new IllegalArgumentException(section + " entry " + n + " is empty");
+            }
+            StringBuilder line = new StringBuilder();
+            for (Map.Entry<String, Object> kv : entry.entrySet()) {
+                Object v = kv.getValue();
+                String text = v instanceof List ? ((List<?>) v).stream().map(String::valueOf).collect(Collectors.joining(","))
+                        : String.valueOf(v);
+                if (text.isEmpty() || text.chars().anyMatch(Character::isWhitespace)) {
+                    throw new IllegalArgumentException(section + " entry " + n + ": value of '" + kv.getKey()
+                            + "' must be one word, got '" + text + "'");
+                }
+                line.append(line.length() == 0 ? "" : " ").append(kv.getKey()).append('=').append(text);
+            }
+            lines.add(line.toString());
+        }
+        return lines.toArray(new String[0]);
     }
 
     public String nodeId() {

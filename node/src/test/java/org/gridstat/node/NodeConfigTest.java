@@ -28,8 +28,14 @@ class NodeConfigTest {
         assertEquals(1, r.get("event.loops"));
         assertEquals("auto", r.get("transport"));
         assertEquals(4194304, r.get("socket.buffer.bytes"));
-        assertArrayEquals(new String[] {"1 -> 127.0.0.1:9471", "2 -> 127.0.0.1:9471, 127.0.0.1:9472"},
-                (String[]) r.get("routes"));
+        assertArrayEquals(new String[] {"2 -> 127.0.0.1:9471, 127.0.0.1:9472"}, (String[]) r.get("routes"));
+        assertArrayEquals(new String[] {"name=r2 address=127.0.0.1:9480 capacity=1250000 hrt=50 lrt=30 be=20",
+            "name=control-center address=127.0.0.1:9471"}, (String[]) r.get("links"));
+        assertArrayEquals(new String[] {
+            "id=1 variable=1 link=r2 class=HRT assured=15600 minimum=5200 ceiling=31200 buffer=20 rates=60,20"
+                + " publisher=60 budget=10ms group=utilityA/sub1",
+            "id=2 variable=1 link=control-center class=HRT assured=15600 rates=60 publisher=60"}, (String[]) r.get("flows"));
+        assertEquals(1000L, r.get("estimator.period.ms"));
     }
 
     @Test
@@ -47,6 +53,13 @@ class NodeConfigTest {
                 () -> NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  bind: 127.0.0.1:1\n  evnetLoops: 2\n")));
         assertTrue(e.getMessage().contains("line 5"), e.getMessage());
         assertTrue(e.getMessage().contains("evnetLoops"), e.getMessage());
+    }
+
+    @Test
+    void aFlowValueWithSpacesIsRefused() throws IOException {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(write(
+                "node:\n  id: r1\nstatusRouter:\n  flows:\n    - id: 1\n      group: two words\n")));
+        assertTrue(e.getMessage().contains("statusRouter.flows entry 1"), e.getMessage());
     }
 
     @Test

@@ -16,13 +16,13 @@ import org.gridstat.core.model.VariableId;
 import org.gridstat.core.wire.RejectReason;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** A router on loopback between a publisher and two subscribers, with garbage thrown at its port. */
 class DataPlaneLoopbackTest {
     @ParameterizedTest
-    @EnumSource(value = RouterSettings.Transport.class, names = {"NIO", "AUTO"})
-    void forwardsEveryValidEventInOrderWhileGarbageIsCounted(RouterSettings.Transport transport) throws Exception {
+    @CsvSource({"NIO, 1", "AUTO, 1", "AUTO, 2"})
+    void forwardsEveryValidEventInOrderWhileGarbageIsCounted(RouterSettings.Transport transport, int loops) throws Exception {
         List<Long> atA = new CopyOnWriteArrayList<>();
         List<Long> atB = new CopyOnWriteArrayList<>();
         InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
@@ -31,7 +31,7 @@ class DataPlaneLoopbackTest {
             String[] routes = {
                 "1 -> 127.0.0.1:" + a.localAddress().getPort() + ", 127.0.0.1:" + b.localAddress().getPort(),
             };
-            RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, transport.name(), 1 << 20, routes);
+            RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", loops, transport.name(), 1 << 20, routes);
             try (DataPlane plane = DataPlane.start(s);
                  Publisher pub = Publisher.connect(plane.localAddress());
                  DatagramChannel attacker = DatagramChannel.open()) {
@@ -68,6 +68,7 @@ class DataPlaneLoopbackTest {
                 assertEquals(2000, c.forwarded());
                 assertEquals(garbage, c.dropped(RejectReason.UNKNOWN_VARIABLE));
                 assertEquals(garbage, c.droppedTotal() - garbage, "every junk datagram is counted as a drop: " + c);
+                assertEquals(0, c.handoffDrops());
             }
         }
     }

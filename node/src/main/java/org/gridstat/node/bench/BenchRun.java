@@ -1,0 +1,189 @@
+package org.gridstat.node.bench;
+
+import io.netty.channel.EventLoopGroup;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.gridstat.node.EquinoxNode;
+import org.gridstat.node.FreeUdpPorts;
+import org.gridstat.node.NodeConfig;
+
+/**
+ * The forwarding benchmark: the same load through a GridStat status router node and through a
+ * plain Netty relay, on loopback. For each: the highest offered rate with less than 0.1 % loss,
+ * then the latency percentiles at half that rate.
+ */
+public final class BenchRun {
+    static final double LOSS_LIMIT = 0.001;
+    private static final long VARIABLE = 1;
+    private static final long THROUGHPUT_TICK_MICROS = 1000;
+    private static final long LATENCY_TICK_MICROS = 100;
+
+    /** The bench's knobs. */
+    public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
+    }
+
+    /**
+     * What one path achieved: its highest loss-free rate (NaN if not searched), its latency at the
+     * common rate, and the bytes its forwarding threads allocated per event meanwhile (NaN if none).
+     */
+    public record Result(String target, double maxRate, Histogram latency, double latencyRate, double bytesPerEvent) {
+    }
+
+    private record Latency(Histogram histogram, double bytesPerEvent) {
+    }
+
+    private record Step(double offered, double achieved, double loss) {
+    }
+
+    private final Path bundles;
+    private final Settings settings;
+    private final PrintStream out;
+
+    public BenchRun(Path bundles, Settings settings, PrintStream out) {
+        this.bundles = bundles;
+        this.settings = settings;
+        this.out = out;
+    }
+
+    public List<Result> run() throws Exception {
+        int routerPort = FreeUdpPorts.pick();
+        int relayPort = FreeUdpPorts.pick();
+        int routerSinkPort = FreeUdpPorts.pick();
+        int relaySinkPort = FreeUdpPorts.pick();
+        int directSinkPort = FreeUdpPorts.pick();
+        EventLoopGroup generators = Transports.group("bench-generator");
+        EventLoopGroup sinks = Transports.group("bench-sink");
+        EventLoopGroup relays = Transports.group("bench-relay");
+        NodeConfig.StatusRouterSection router = new NodeConfig.StatusRouterSection();
+        router.bind = "127.0.0.1:" + routerPort;
+        router.links = List.of(Map.of("name", "sink", "address", "127.0.0.1:" + routerSinkPort));
+        router.flows = List.of(Map.of("id", 1, "variable", VARIABLE, "link", "sink", "class", "BE", "buffer", 256));
+        router.socketBufferBytes = 8 << 20;
+        try (CountingSink routerSink = new CountingSink(sinks, routerSinkPort);
+             CountingSink relaySink = new CountingSink(sinks, relaySinkPort);
+             CountingSink directSink = new CountingSink(sinks, directSinkPort);
+             PlainRelay relay = new PlainRelay(relays, relayPort, new InetSocketAddress("127.0.0.1", relaySinkPort));
+             EquinoxNode node = EquinoxNode.start(bundles, NodeConfig.of("bench-router", null, router))) {
+            if (node.awaitService("org.gridstat.statusrouter.api.StatusRouter", EquinoxNode.TIMEOUT_MILLIS) == null) {
+                throw new IllegalStateException("the router did not start; inactive bundles: " + node.inactiveBundles());
+            }
+            try (LoadGenerator toRouter = generator(generators, routerPort);
+                 LoadGenerator toRelay = generator(generators, relayPort);
+                 LoadGenerator toSink = generator(generators, directSinkPort)) {
+                double routerMax = maxRate("gridstat router", toRouter, routerSink);
+                double relayMax = maxRate("plain Netty relay", toRelay, relaySink);
+                // Latency of all three paths at one rate: half of what the router sustains.
+                double rate = (routerMax > 0 ? routerMax : relayMax) / 2;
+                toSink.run(rate / 2, settings.stepSeconds(), LATENCY_TICK_MICROS); // warm the direct path
+                Latency viaRouter = latencyAt(toRouter, routerSink, rate, "gridstat-bench-router");
+                Latency plain = latencyAt(toRelay, relaySink, rate, "bench-relay");
+                Latency direct = latencyAt(toSink, directSink, rate, null);
+                List<Result> results = List.of(
+                        new Result("gridstat router", routerMax, viaRouter.histogram(), rate, viaRouter.bytesPerEvent()),
+                        new Result("plain Netty relay", relayMax, plain.histogram(), rate, plain.bytesPerEvent()),
+                        new Result("direct (no hop)", Double.NaN, direct.histogram(), rate, Double.NaN));
+                report(results);
+                return results;
+            }
+        } finally {
+            generators.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+            sinks.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+            relays.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    private double maxRate(String name, LoadGenerator generator, CountingSink sink) throws InterruptedException {
+        out.printf("%s: searching for the highest rate with < %.1f %% loss (%d-byte frames)%n", name, LOSS_LIMIT * 100,
+                48 + settings.payloadBytes());
+        step(generator, sink, settings.startRate() / 2); // warm-up, not counted
+        Step best = null;
+        double bad = Double.NaN;
+        for (double rate = settings.startRate(); rate <= settings.maxRate(); rate *= 1.5) {
+            Step s = step(generator, sink, rate);
+            if (s.loss() >= LOSS_LIMIT) {
+                bad = rate;
+                break;
+            }
+            best = s;
+        }
+        if (best != null && !Double.isNaN(bad)) {
+            double low = best.offered();
+            double high = bad;
+            for (int i = 0; i < 3; i++) {
+                double mid = (low + high) / 2;
+                Step s = step(generator, sink, mid);
+                if (s.loss() < LOSS_LIMIT) {
+                    best = s;
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+        }
+        if (best == null) {
+            out.printf("  %s loses more than %.1f %% even at %.0f events/s%n", name, LOSS_LIMIT * 100, settings.startRate());
+            return 0;
+        }
+        if (best.achieved() < 0.95 * best.offered()) {
+            out.printf("  (the load generator could not offer %.0f/s; the figure is the generator's, not %s's)%n",
+                    best.offered(), name);
+        }
+        return best.achieved();
+    }
+
+    /** Latency at {@code rate}, and the allocation per event of the threads named {@code forwarders*}. */
+    private Latency latencyAt(LoadGenerator generator, CountingSink sink, double rate, String forwarders)
+            throws InterruptedException {
+        sink.reset();
+        long before = forwarders == null ? 0 : ThreadAllocation.bytes(forwarders);
+        generator.run(rate, settings.latencySeconds(), LATENCY_TICK_MICROS);
+        Thread.sleep(300);
+        long after = forwarders == null ? 0 : ThreadAllocation.bytes(forwarders);
+        long events = sink.received();
+        double perEvent = forwarders == null || before < 0 || events == 0 ? Double.NaN : (double) (after - before) / events;
+        return new Latency(sink.latencies(), perEvent);
+    }
+
+    private LoadGenerator generator(EventLoopGroup group, int port) {
+        return new LoadGenerator(group, new InetSocketAddress("127.0.0.1", port), VARIABLE, settings.payloadBytes());
+    }
+
+    private Step step(LoadGenerator generator, CountingSink sink, double rate) throws InterruptedException {
+        sink.reset();
+        long sent = generator.run(rate, settings.stepSeconds(), THROUGHPUT_TICK_MICROS);
+        Thread.sleep(300);
+        long received = sink.received();
+        double loss = sent == 0 ? 1 : Math.max(0, (double) (sent - received) / sent);
+        Step s = new Step(rate, sent / settings.stepSeconds(), loss);
+        out.printf("  offered %,10.0f/s  sent %,10.0f/s  loss %7.3f %%%n", rate, s.achieved(), loss * 100);
+        return s;
+    }
+
+    private void report(List<Result> results) {
+        out.println();
+        out.printf("%-18s %17s   latency at %,.0f ev/s, half the router's max (send to sink)%n", "target", "max rate",
+                results.get(0).latencyRate());
+        out.printf("%-18s %17s   %9s %9s %9s %9s   %s%n", "", "(< 0.1 % loss)", "p50", "p99", "p99.9", "max",
+                "allocated per event");
+        for (Result r : results) {
+            Histogram h = r.latency();
+            String rate = Double.isNaN(r.maxRate()) ? String.format("%17s", "-") : String.format("%,12.0f ev/s", r.maxRate());
+            out.printf("%-18s %s   %9s %9s %9s %9s%s%n", r.target(), rate, us(h.getValueAtPercentile(50)),
+                    us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()),
+                    Double.isNaN(r.bytesPerEvent()) ? "" : String.format("   %.0f B", r.bytesPerEvent()));
+        }
+        Result router = results.get(0);
+        Result relay = results.get(1);
+        if (relay.maxRate() > 0) {
+            out.printf("%nrouter / plain relay: %.0f %% of the rate%n", 100 * router.maxRate() / relay.maxRate());
+        }
+    }
+
+    private static String us(long nanos) {
+        return String.format("%.0f us", nanos / 1000.0);
+    }
+}
