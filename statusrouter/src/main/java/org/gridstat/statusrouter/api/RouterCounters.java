@@ -84,7 +84,22 @@ public final class RouterCounters {
 
     @Override
     public String toString() {
+        StringBuilder perLink = new StringBuilder();
+        for (Map.Entry<String, LinkStatistics> e : links.entrySet()) {
+            long sent = 0;
+            long overflow = 0;
+            long missed = 0;
+            long backlog = 0;
+            for (org.gridstat.core.sched.FlowStatistics f : e.getValue().flows()) {
+                sent += f.queue().departures();
+                overflow += f.queue().overflowDrops();
+                missed += f.queue().deadlineMisses();
+                backlog += f.queue().backlog();
+            }
+            perLink.append(" link ").append(e.getKey()).append("[sent=").append(sent).append(" overflow=").append(overflow)
+                    .append(" deadlineMisses=").append(missed).append(" backlog=").append(backlog).append(']');
+        }
         return "received=" + received + " forwarded=" + forwarded + " sendErrors=" + sendErrors + " dropped=" + dropped
-                + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]";
+                + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]" + perLink;
     }
 }

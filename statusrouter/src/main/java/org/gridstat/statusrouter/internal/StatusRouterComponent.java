@@ -67,8 +67,9 @@ public final class StatusRouterComponent implements StatusRouter {
 
     @Deactivate
     void deactivate() {
+        RouterCounters last = dataPlane.counters(); // before close removes the flows
         dataPlane.close();
-        LOG.info("router {} stopped; counters {}", settings.nodeId, dataPlane.counters());
+        LOG.info("router {} stopped; counters {}", settings.nodeId, last);
     }
 
     @Override
