@@ -186,6 +186,14 @@ final class DataPlane implements AutoCloseable {
         dataPath.submit(commands);
     }
 
+    List<String> outLinks() {
+        return settings.links.stream().map(l -> l.name).toList();
+    }
+
+    List<org.gridstat.core.forward.FlowEntry> flows() {
+        return dataPath.engine.flows();
+    }
+
     /** Closes the sockets, gives back every queued buffer and stops the event loops. */
     @Override
     public void close() {

@@ -1,6 +1,9 @@
 package org.gridstat.statusrouter.internal;
 
 import java.net.InetSocketAddress;
+import java.util.List;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.gridstat.statusrouter.api.StatusRouter;
 import org.osgi.service.component.annotations.Activate;
@@ -85,5 +88,20 @@ public final class StatusRouterComponent implements StatusRouter {
     @Override
     public RouterCounters counters() {
         return dataPlane.counters();
+    }
+
+    @Override
+    public void submit(List<FlowCommand> commands) {
+        dataPlane.submit(commands);
+    }
+
+    @Override
+    public List<String> outLinks() {
+        return dataPlane.outLinks();
+    }
+
+    @Override
+    public List<FlowEntry> flows() {
+        return dataPlane.flows();
     }
 }
