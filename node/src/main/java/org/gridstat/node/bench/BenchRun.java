@@ -22,8 +22,16 @@ public final class BenchRun {
     private static final long THROUGHPUT_TICK_MICROS = 1000;
     private static final long LATENCY_TICK_MICROS = 100;
 
-    /** The bench's knobs. */
-    public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
+    /**
+     * The bench's knobs. With {@code isolate}, the router runs as its own process on CPU 1 and
+     * this JVM (generator, sink, relay) is pinned to CPU 0, so the router's latency is not its
+     * neighbours' scheduling; the relay then shares CPU 0, and its rate is not comparable.
+     */
+    public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes,
+                           boolean isolate) {
+        public Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
+            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false);
+        }
     }
 
     /**
@@ -63,14 +71,14 @@ public final class BenchRun {
         router.links = List.of(Map.of("name", "sink", "address", "127.0.0.1:" + routerSinkPort));
         router.flows = List.of(Map.of("id", 1, "variable", VARIABLE, "link", "sink", "class", "BE", "buffer", 256));
         router.socketBufferBytes = 8 << 20;
+        if (settings.isolate()) {
+            RouterProcess.pinThisProcess("0");
+        }
         try (CountingSink routerSink = new CountingSink(sinks, routerSinkPort);
              CountingSink relaySink = new CountingSink(sinks, relaySinkPort);
              CountingSink directSink = new CountingSink(sinks, directSinkPort);
              PlainRelay relay = new PlainRelay(relays, relayPort, new InetSocketAddress("127.0.0.1", relaySinkPort));
-             EquinoxNode node = EquinoxNode.start(bundles, NodeConfig.of("bench-router", null, router))) {
-            if (node.awaitService("org.gridstat.statusrouter.api.StatusRouter", EquinoxNode.TIMEOUT_MILLIS) == null) {
-                throw new IllegalStateException("the router did not start; inactive bundles: " + node.inactiveBundles());
-            }
+             AutoCloseable routerNode = startRouter(router, routerPort, routerSinkPort)) {
             try (LoadGenerator toRouter = generator(generators, routerPort);
                  LoadGenerator toRelay = generator(generators, relayPort);
                  LoadGenerator toSink = generator(generators, directSinkPort)) {
@@ -79,7 +87,8 @@ public final class BenchRun {
                 // Latency of all three paths at one rate: half of what the router sustains.
                 double rate = (routerMax > 0 ? routerMax : relayMax) / 2;
                 toSink.run(rate / 2, settings.stepSeconds(), LATENCY_TICK_MICROS); // warm the direct path
-                Latency viaRouter = latencyAt(toRouter, routerSink, rate, "gridstat-bench-router");
+                // An isolated router's threads are in another process: their allocation is not measured here.
+                Latency viaRouter = latencyAt(toRouter, routerSink, rate, settings.isolate() ? null : "gridstat-bench-router");
                 Latency plain = latencyAt(toRelay, relaySink, rate, "bench-relay");
                 Latency direct = latencyAt(toSink, directSink, rate, null);
                 List<Result> results = List.of(
@@ -135,6 +144,23 @@ public final class BenchRun {
         return best.achieved();
     }
 
+    private AutoCloseable startRouter(NodeConfig.StatusRouterSection router, int routerPort, int sinkPort)
+            throws Exception {
+        if (settings.isolate()) {
+            return RouterProcess.start(String.join("\n",
+                    "node:", "  id: bench-router", "statusRouter:", "  bind: 127.0.0.1:" + routerPort,
+                    "  socketBufferBytes: " + router.socketBufferBytes,
+                    "  links:", "    - name: sink", "      address: 127.0.0.1:" + sinkPort,
+                    "  flows:", "    - {id: 1, variable: " + VARIABLE + ", link: sink, class: BE, buffer: 256}", ""), "1");
+        }
+        EquinoxNode node = EquinoxNode.start(bundles, NodeConfig.of("bench-router", null, router));
+        if (node.awaitService("org.gridstat.statusrouter.api.StatusRouter", EquinoxNode.TIMEOUT_MILLIS) == null) {
+            node.close();
+            throw new IllegalStateException("the router did not start");
+        }
+        return node;
+    }
+
     /** Latency at {@code rate}, and the allocation per event of the threads named {@code forwarders*}. */
     private Latency latencyAt(LoadGenerator generator, CountingSink sink, double rate, String forwarders)
             throws InterruptedException {
@@ -178,7 +204,10 @@ public final class BenchRun {
         }
         Result router = results.get(0);
         Result relay = results.get(1);
-        if (relay.maxRate() > 0) {
+        if (settings.isolate()) {
+            out.printf("%n(isolated: the router had CPU 1 to itself; the relay shared CPU 0 with the generator and"
+                    + " sink, so the rates do not compare)%n");
+        } else if (relay.maxRate() > 0) {
             out.printf("%nrouter / plain relay: %.0f %% of the rate%n", 100 * router.maxRate() / relay.maxRate());
         }
     }

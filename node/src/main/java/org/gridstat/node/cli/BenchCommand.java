@@ -27,6 +27,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--payload", defaultValue = "212", description = "Payload bytes; 212 makes 260-byte frames (default: ${DEFAULT-VALUE}).")
     int payload;
 
+    @Option(names = "--isolate", description = {"Run the router as its own process on CPU 1 and pin the generator, sink",
+            "and relay to CPU 0 (needs taskset and two CPUs): the router's latency without its neighbours."})
+    boolean isolate;
+
     @Override
     public Integer call() throws Exception {
         if (stepSeconds <= 0 || latencySeconds <= 0 || startRate <= 0 || maxRate < startRate || payload < 0 || payload > 1424) {
@@ -35,7 +39,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload),
+        new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload, isolate),
                 System.out).run();
         return 0;
     }
