@@ -28,9 +28,9 @@ public final class BenchRun {
      * neighbours' scheduling; the relay then shares CPU 0, and its rate is not comparable.
      */
     public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes,
-                           boolean isolate) {
+                           boolean isolate, String routerTransport) {
         public Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
-            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false);
+            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false, "auto");
         }
     }
 
@@ -71,6 +71,7 @@ public final class BenchRun {
         router.links = List.of(Map.of("name", "sink", "address", "127.0.0.1:" + routerSinkPort));
         router.flows = List.of(Map.of("id", 1, "variable", VARIABLE, "link", "sink", "class", "BE", "buffer", 256));
         router.socketBufferBytes = 8 << 20;
+        router.transport = settings.routerTransport();
         if (settings.isolate()) {
             RouterProcess.pinThisProcess("0");
         }
@@ -149,7 +150,7 @@ public final class BenchRun {
         if (settings.isolate()) {
             return RouterProcess.start(String.join("\n",
                     "node:", "  id: bench-router", "statusRouter:", "  bind: 127.0.0.1:" + routerPort,
-                    "  socketBufferBytes: " + router.socketBufferBytes,
+                    "  socketBufferBytes: " + router.socketBufferBytes, "  transport: " + router.transport,
                     "  links:", "    - name: sink", "      address: 127.0.0.1:" + sinkPort,
                     "  flows:", "    - {id: 1, variable: " + VARIABLE + ", link: sink, class: BE, buffer: 256}", ""), "1");
         }

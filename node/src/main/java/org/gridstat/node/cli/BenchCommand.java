@@ -31,6 +31,9 @@ final class BenchCommand implements Callable<Integer> {
             "and relay to CPU 0 (needs taskset and two CPUs): the router's latency without its neighbours."})
     boolean isolate;
 
+    @Option(names = "--router-transport", defaultValue = "auto", description = "The router's transport: auto, epoll or nio (default: ${DEFAULT-VALUE}).")
+    String routerTransport;
+
     @Override
     public Integer call() throws Exception {
         if (stepSeconds <= 0 || latencySeconds <= 0 || startRate <= 0 || maxRate < startRate || payload < 0 || payload > 1424) {
@@ -39,7 +42,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload, isolate),
+        new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload, isolate, routerTransport),
                 System.out).run();
         return 0;
     }
