@@ -57,6 +57,8 @@ public final class NodeConfig {
         /** Flows: maps of the router's flow keys (id, variable, link, class, assured, rates, budget, ...). */
         public List<Map<String, Object>> flows = new ArrayList<>();
         public List<RouteEntry> routes = new ArrayList<>();
+        /** Publishers' source addresses (host:port), read on connected sockets of their own (epoll). */
+        public List<String> upstream = new ArrayList<>();
         public long estimatorPeriodMs = 1000;
         public double estimatorWeight = 0.5;
         public int maxFlowsPerLink = 1024;
@@ -129,6 +131,7 @@ public final class NodeConfig {
         r.put("routes", lines.toArray(new String[0]));
         r.put("links", keyValueLines(router.links, "statusRouter.links"));
         r.put("flows", keyValueLines(router.flows, "statusRouter.flows"));
+        r.put("upstream", router.upstream.toArray(new String[0]));
         r.put("estimator.period.ms", router.estimatorPeriodMs);
         r.put("estimator.weight", router.estimatorWeight);
         r.put("max.flows.per.link", router.maxFlowsPerLink);

@@ -30,14 +30,16 @@ final class LoadGenerator implements AutoCloseable {
     private long sequence;
     private long notWritable;
 
-    LoadGenerator(EventLoopGroup group, InetSocketAddress target, long variableId, int payloadBytes) {
+    /** @param source the local address to send from, or {@code null} for an ephemeral port */
+    LoadGenerator(EventLoopGroup group, InetSocketAddress target, InetSocketAddress source, long variableId,
+                  int payloadBytes) {
         this.variableId = variableId;
         this.payloadBytes = payloadBytes;
         this.channel = new Bootstrap().group(group).channel(Transports.datagram())
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(4 << 20, 16 << 20))
                 .handler(new ChannelInboundHandlerAdapter())
-                .connect(target).syncUninterruptibly().channel();
+                .connect(target, source).syncUninterruptibly().channel();
     }
 
     /** Sends at {@code rate} events per second for {@code seconds}; returns the number sent. */

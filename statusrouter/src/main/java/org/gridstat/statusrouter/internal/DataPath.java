@@ -9,7 +9,6 @@ import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.time.Clock;
-import org.gridstat.core.wire.StatusEventDecoder;
 import org.gridstat.core.wire.WireFormat;
 
 /**
@@ -33,7 +32,6 @@ final class DataPath {
     private final AtomicBoolean handoffScheduled = new AtomicBoolean();
     private final Runnable handoffTask = this::drainHandoff;
     private final Runnable commandTask = this::applyCommands;
-    private final StatusEventDecoder handoffDecoder = new StatusEventDecoder();
     private final DataPathCounters handoffCounters;
 
     DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters) {
@@ -94,10 +92,10 @@ final class DataPath {
                 drainAll();
             }
             try {
-                java.nio.ByteBuffer nio = frame.internalNioBuffer(frame.readerIndex(), frame.readableBytes());
-                handoffDecoder.wrap(nio, nio.position(), frame.readableBytes());
-                if (forward(frame, handoffDecoder.variableId(), handoffDecoder.sourceTimeNanos(),
-                        handoffDecoder.deadlineNanos()) < 0) {
+                // Validated by the loop that handed it over: read the header fields where they lie.
+                int at = frame.readerIndex();
+                if (forward(frame, frame.getLong(at + WireFormat.VARIABLE_ID_OFFSET),
+                        frame.getLong(at + WireFormat.SOURCE_TIME_OFFSET), frame.getLong(at + WireFormat.DEADLINE_OFFSET)) < 0) {
                     handoffCounters.dropped(org.gridstat.core.wire.RejectReason.UNKNOWN_VARIABLE);
                 }
             } finally {

@@ -117,19 +117,6 @@ final class DataPlane implements AutoCloseable {
         counters.add(handoffCounters);
         dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, clock, handoffCounters));
 
-        for (int i = 0; i < dataPath.links.length; i++) {
-            EgressLink link = dataPath.links[i];
-            Channel ch = new Bootstrap().group(dataLoop).channel(channelType())
-                    .option(ChannelOption.AUTO_READ, false)
-                    .option(ChannelOption.AUTO_CLOSE, false)
-                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
-                    .handler(link)
-                    .connect(resolve(link.config.address)).syncUninterruptibly().channel();
-            link.attach(ch);
-            egress.add(ch);
-        }
-
         InetSocketAddress bindAddress = resolve(settings.bind);
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
@@ -143,13 +130,60 @@ final class DataPlane implements AutoCloseable {
                             ch.pipeline().addLast("ingress", new IngressHandler(dataPath, c));
                         }
                     });
-            if (epoll && loops > 1) {
-                b.option(EpollChannelOption.SO_REUSEPORT, true);
+            if (epoll) {
+                b.option(EpollChannelOption.SO_REUSEPORT, true); // shared with the other loops and the out-links
             }
             // With several loops, every channel binds the port the first one got.
             InetSocketAddress at = ingress.isEmpty() ? bindAddress : (InetSocketAddress) ingress.get(0).localAddress();
             ingress.add(b.bind(at).syncUninterruptibly().channel());
             counters.add(c);
+        }
+        // Under epoll every out-link binds the data address too and connects to its neighbour: the
+        // neighbour's frames (sent the same way) then arrive on that connected socket, which Netty
+        // reads as bare buffers, without a DatagramPacket or a sender address per frame.
+        InetSocketAddress dataAddress = localAddress();
+        DataPathCounters linkCounters = new DataPathCounters();
+        counters.add(linkCounters);
+        for (int i = 0; i < dataPath.links.length; i++) {
+            EgressLink link = dataPath.links[i];
+            Bootstrap b = new Bootstrap().group(dataLoop).channel(channelType())
+                    .option(ChannelOption.AUTO_CLOSE, false)
+                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK);
+            if (epoll) {
+                b.option(EpollChannelOption.SO_REUSEPORT, true)
+                        .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
+                        .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_BUFFER))
+                        .handler(new ChannelInitializer<Channel>() {
+                            @Override
+                            protected void initChannel(Channel ch) {
+                                ch.pipeline().addLast("ingress", new IngressHandler(dataPath, linkCounters)).addLast("egress", link);
+                            }
+                        });
+                Channel ch = b.connect(resolve(link.config.address), dataAddress).syncUninterruptibly().channel();
+                link.attach(ch);
+                egress.add(ch);
+            } else {
+                Channel ch = b.option(ChannelOption.AUTO_READ, false).handler(link)
+                        .connect(resolve(link.config.address)).syncUninterruptibly().channel();
+                link.attach(ch);
+                egress.add(ch);
+            }
+        }
+        // Known publishers get a connected ingress socket of their own, for the same reason.
+        for (Endpoint upstream : settings.upstream) {
+            if (!epoll) {
+                LOG.warn("router {}: upstream {} needs epoll (SO_REUSEPORT); its frames use the data socket",
+                        settings.nodeId, upstream);
+                continue;
+            }
+            ingress.add(new Bootstrap().group(dataLoop).channel(channelType())
+                    .option(EpollChannelOption.SO_REUSEPORT, true)
+                    .option(ChannelOption.AUTO_CLOSE, false)
+                    .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
+                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_BUFFER))
+                    .handler(new IngressHandler(dataPath, linkCounters))
+                    .connect(resolve(upstream), dataAddress).syncUninterruptibly().channel());
         }
         long period = settings.estimator.periodNanos();
         ticker = dataLoop.scheduleAtFixedRate(dataPath::tick, period, period, TimeUnit.NANOSECONDS);

@@ -17,6 +17,9 @@ import org.slf4j.LoggerFactory;
  * count and hands the frame to the data path, which queues one reference per out-link. Every drop
  * is counted by reason; nothing is thrown into the pipeline and the channel stays open whatever
  * arrives. One instance per ingress channel, confined to its event loop.
+ *
+ * <p>The unconnected data socket delivers {@link DatagramPacket}s; sockets connected to a known
+ * neighbour deliver bare buffers, which Netty reads without allocating a packet or an address.
  */
 final class IngressHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(IngressHandler.class);
@@ -25,6 +28,13 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
     private final DataPathCounters counters;
     private final StatusEventDecoder decoder = new StatusEventDecoder();
     private final StatusEventEncoder encoder = new StatusEventEncoder();
+    /**
+     * Frames are validated in a copy: Netty 4.2's pooled buffers make a new NIO view per
+     * {@code internalNioBuffer} call, while copying at most 1,472 bytes into this array allocates
+     * nothing. Only the hop count and the checksum are written back into the pooled buffer.
+     */
+    private final byte[] scratch = new byte[WireFormat.MAX_FRAME_LENGTH];
+    private final ByteBuffer view = ByteBuffer.wrap(scratch);
     private int undrained;
 
     IngressHandler(DataPath dataPath, DataPathCounters counters) {
@@ -34,16 +44,24 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof DatagramPacket)) {
+        if (msg instanceof ByteBuf) {
+            ByteBuf frame = (ByteBuf) msg;
+            try {
+                counters.received();
+                accept(frame);
+            } finally {
+                frame.release();
+            }
+        } else if (msg instanceof DatagramPacket) {
+            DatagramPacket packet = (DatagramPacket) msg;
+            try {
+                counters.received();
+                accept(packet.content());
+            } finally {
+                packet.release();
+            }
+        } else {
             ctx.fireChannelRead(msg);
-            return;
-        }
-        DatagramPacket packet = (DatagramPacket) msg;
-        try {
-            counters.received();
-            accept(packet.content());
-        } finally {
-            packet.release();
         }
     }
 
@@ -53,13 +71,9 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
             counters.dropped(RejectReason.OVERSIZE);
             return;
         }
-        if (content.nioBufferCount() != 1) {
-            counters.dropped(RejectReason.TRUNCATED); // never from a datagram read; refuse rather than copy
-            return;
-        }
-        ByteBuffer nio = content.internalNioBuffer(content.readerIndex(), length);
-        int offset = nio.position();
-        RejectReason reason = decoder.wrap(nio, offset, length);
+        int at = content.readerIndex();
+        content.getBytes(at, scratch, 0, length);
+        RejectReason reason = decoder.wrap(view, 0, length);
         if (reason != RejectReason.NONE) {
             counters.dropped(reason);
             return;
@@ -69,7 +83,9 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
             counters.dropped(RejectReason.HOP_LIMIT);
             return;
         }
-        encoder.wrapExisting(nio, offset).hopCount(hops + 1).seal();
+        encoder.wrapExisting(view, 0).hopCount(hops + 1).seal();
+        content.setByte(at + WireFormat.HOP_COUNT_OFFSET, hops + 1);
+        content.setInt(at + WireFormat.CHECKSUM_OFFSET, view.getInt(WireFormat.CHECKSUM_OFFSET));
         if (dataPath.inLoop()) {
             if (dataPath.forward(content, decoder.variableId(), decoder.sourceTimeNanos(), decoder.deadlineNanos()) < 0) {
                 counters.dropped(RejectReason.UNKNOWN_VARIABLE);

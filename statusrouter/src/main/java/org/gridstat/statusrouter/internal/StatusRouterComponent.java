@@ -45,6 +45,9 @@ public final class StatusRouterComponent implements StatusRouter {
         /** Shorthand: {@code <variable id> -> host:port, ...}, a best-effort flow per destination. */
         String[] routes() default {};
 
+        /** Publishers' source addresses (host:port) to read on sockets of their own (epoll). */
+        String[] upstream() default {};
+
         long estimator_period_ms() default 1000;
 
         double estimator_weight() default 0.5;
@@ -59,7 +62,7 @@ public final class StatusRouterComponent implements StatusRouter {
     public StatusRouterComponent(Config config) {
         try {
             this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
-                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
+                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(), config.upstream(),
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link());
             this.dataPlane = DataPlane.start(settings);
         } catch (RuntimeException e) {
