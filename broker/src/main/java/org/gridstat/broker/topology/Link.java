@@ -1,0 +1,30 @@
+package org.gridstat.broker.topology;
+
+import java.util.Map;
+import org.gridstat.core.model.ServiceClass;
+
+/**
+ * One direction of a link: bandwidth in bytes per second, propagation delay, and the share of the
+ * bandwidth each data class may reserve, in percent.
+ */
+public record Link(int index, RouterNode from, RouterNode to, long bandwidth, long delayNanos,
+                   Map<ServiceClass, Integer> sharePercent) {
+    public Link {
+        if (bandwidth <= 0) {
+            throw new IllegalArgumentException("link " + from.id() + "->" + to.id() + ": bandwidth must be positive");
+        }
+        if (delayNanos < 0) {
+            throw new IllegalArgumentException("link " + from.id() + "->" + to.id() + ": delay must not be negative");
+        }
+        sharePercent = Map.copyOf(sharePercent);
+    }
+
+    /** What a class may reserve on the link, bytes per second. */
+    public long classCapacity(ServiceClass c) {
+        return bandwidth * sharePercent.getOrDefault(c, 0) / 100;
+    }
+
+    public String name() {
+        return from.id() + "->" + to.id();
+    }
+}
