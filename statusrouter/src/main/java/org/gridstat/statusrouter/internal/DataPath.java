@@ -130,8 +130,4 @@ final class DataPath {
             frame.release();
         }
     }
-
-    static boolean fits(int length) {
-        return length <= WireFormat.MAX_FRAME_LENGTH;
-    }
 }
