@@ -1,0 +1,64 @@
+package org.gridstat.core.control;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.gridstat.core.sched.FlowSpec;
+
+/** What brokers and routers say to each other on the control channel. */
+public sealed interface ControlMessage {
+    /** A router introduces itself, first thing on every connection; the broker answers with its state. */
+    record Hello(String routerId) implements ControlMessage {
+        public Hello {
+            Objects.requireNonNull(routerId, "router id");
+        }
+    }
+
+    /**
+     * Install or change a flow on the router's out-link named {@code link}; idempotent by
+     * {@code version}. See {@link org.gridstat.core.forward.FlowEntry} for the fields' meaning.
+     */
+    record InstallFlow(long version, long variableId, String link, FlowSpec spec, long[] intervalsNanos,
+                       long publisherIntervalNanos, long downstreamBudgetNanos) implements ControlMessage {
+        public InstallFlow {
+            Objects.requireNonNull(link, "link");
+            Objects.requireNonNull(spec, "spec");
+            intervalsNanos = intervalsNanos.clone();
+        }
+
+        @Override
+        public long[] intervalsNanos() {
+            return intervalsNanos.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof InstallFlow f && f.version == version && f.variableId == variableId && f.link.equals(link)
+                    && f.spec.toString().equals(spec.toString()) && Arrays.equals(f.intervalsNanos, intervalsNanos)
+                    && f.publisherIntervalNanos == publisherIntervalNanos && f.downstreamBudgetNanos == downstreamBudgetNanos;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(version, variableId, link, spec.flowId(), Arrays.hashCode(intervalsNanos));
+        }
+    }
+
+    /** Remove a flow; idempotent by version. */
+    record RemoveFlow(long flowId, long version) implements ControlMessage {
+    }
+
+    /** The broker has sent its whole state for this router; flows not installed since are stale. */
+    record SyncEnd() implements ControlMessage {
+    }
+
+    /** The message with this sequence number was applied. */
+    record Ack(long sequence) implements ControlMessage {
+    }
+
+    /** The message with this sequence number was refused, and why. */
+    record Nack(long sequence, String reason) implements ControlMessage {
+        public Nack {
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The control channel between a broker and its routers: messages and their length-prefixed,
+ * versioned binary encoding. Every malformed input decodes to a typed rejection, never an exception.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
+package org.gridstat.core.control;

@@ -1,0 +1,93 @@
+package org.gridstat.core.control;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.gridstat.core.control.ControlFrame.Reject;
+import org.gridstat.core.control.ControlMessage.Ack;
+import org.gridstat.core.control.ControlMessage.Hello;
+import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.control.ControlMessage.Nack;
+import org.gridstat.core.control.ControlMessage.RemoveFlow;
+import org.gridstat.core.control.ControlMessage.SyncEnd;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+import org.junit.jupiter.api.Test;
+
+class ControlCodecTest {
+    static final InstallFlow INSTALL = new InstallFlow(3, 42, "r2", FlowSpec.of(7, ServiceClass.HRT, 15_600, 5_200,
+            31_200, 20, "utilityA/sub1"), new long[] {16_666_667L, 50_000_000L}, 16_666_667L, 10_000_000L);
+
+    private static ControlFrame roundTrip(long seq, ControlMessage m) {
+        byte[] frame = ControlCodec.encode(seq, m);
+        assertEquals(frame.length - 4, ByteBuffer.wrap(frame).getInt(), "length prefix");
+        return ControlCodec.decode(ByteBuffer.wrap(frame, 4, frame.length - 4));
+    }
+
+    @Test
+    void everyMessageRoundTrips() {
+        List<ControlMessage> all = List.of(new Hello("router-7/α"), INSTALL, new RemoveFlow(7, 4), new SyncEnd(),
+                new Ack(99), new Nack(100, "link r9 does not exist"));
+        long seq = 1;
+        for (ControlMessage m : all) {
+            ControlFrame f = roundTrip(seq, m);
+            assertTrue(f.valid(), f.toString());
+            assertEquals(seq, f.sequence());
+            assertEquals(m, f.message());
+            seq++;
+        }
+    }
+
+    @Test
+    void installKeepsEveryFlowField() {
+        InstallFlow f = (InstallFlow) roundTrip(1, INSTALL).message();
+        assertEquals(3, f.version());
+        assertEquals(42, f.variableId());
+        assertEquals("r2", f.link());
+        assertEquals(7, f.spec().flowId());
+        assertEquals(ServiceClass.HRT, f.spec().serviceClass());
+        assertEquals(15_600, f.spec().assuredRate());
+        assertEquals(5_200, f.spec().minimumRate());
+        assertEquals(31_200, f.spec().ceilingRate());
+        assertEquals(20, f.spec().bufferEvents());
+        assertEquals("utilityA/sub1", f.spec().correlationGroup());
+        assertArrayEquals(new long[] {16_666_667L, 50_000_000L}, f.intervalsNanos());
+        assertEquals(16_666_667L, f.publisherIntervalNanos());
+        assertEquals(10_000_000L, f.downstreamBudgetNanos());
+    }
+
+    @Test
+    void eachMalformationHasItsReason() {
+        byte[] good = ControlCodec.encode(5, INSTALL);
+        assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, 5));
+        assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, good.length - 10));
+        assertReject(Reject.OVERSIZE, ByteBuffer.allocate(ControlCodec.MAX_BODY + 1));
+        byte[] v2 = good.clone();
+        v2[4] = 2;
+        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v2, 4, v2.length - 4));
+        byte[] type = good.clone();
+        type[5] = 77;
+        assertReject(Reject.UNKNOWN_TYPE, ByteBuffer.wrap(type, 4, type.length - 4));
+        byte[] longer = java.util.Arrays.copyOf(good, good.length + 3);
+        assertReject(Reject.TRAILING_BYTES, ByteBuffer.wrap(longer, 4, longer.length - 4));
+
+        // Rates that break MR <= AR <= CR are refused with the flow's own message.
+        InstallFlow bad = new InstallFlow(3, 42, "r2", FlowSpec.of(7, ServiceClass.HRT, 10, 0, 20, 20, ""), new long[0], 0, 0);
+        byte[] b = ControlCodec.encode(1, bad);
+        ByteBuffer.wrap(b).putLong(4 + 10 + 8 + 8 + 2 + 2 + 8 + 1 + 8 + 8, 5); // ceiling below the assured rate
+        ControlFrame f = assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(b, 4, b.length - 4));
+        assertTrue(f.detail().contains("MR <= AR <= CR"), f.detail());
+
+        byte[] utf = ControlCodec.encode(1, new Hello("ab"));
+        utf[utf.length - 1] = (byte) 0xC3; // a lead byte with no continuation
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(utf, 4, utf.length - 4)).detail().contains("UTF-8"));
+    }
+
+    private static ControlFrame assertReject(Reject expected, ByteBuffer body) {
+        ControlFrame f = ControlCodec.decode(body);
+        assertFalse(f.valid());
+        assertEquals(expected, f.reject(), f.toString());
+        return f;
+    }
+}
