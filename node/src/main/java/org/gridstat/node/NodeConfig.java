@@ -59,6 +59,8 @@ public final class NodeConfig {
         public List<RouteEntry> routes = new ArrayList<>();
         /** Publishers' source addresses (host:port), read on connected sockets of their own (epoll). */
         public List<String> upstream = new ArrayList<>();
+        /** The broker's control address (host:port); absent: flows come from this file only. */
+        public String broker = "";
         public long estimatorPeriodMs = 1000;
         public double estimatorWeight = 0.5;
         public int maxFlowsPerLink = 1024;
@@ -132,6 +134,7 @@ public final class NodeConfig {
         r.put("links", keyValueLines(router.links, "statusRouter.links"));
         r.put("flows", keyValueLines(router.flows, "statusRouter.flows"));
         r.put("upstream", router.upstream.toArray(new String[0]));
+        r.put("broker.address", router.broker);
         r.put("estimator.period.ms", router.estimatorPeriodMs);
         r.put("estimator.weight", router.estimatorWeight);
         r.put("max.flows.per.link", router.maxFlowsPerLink);

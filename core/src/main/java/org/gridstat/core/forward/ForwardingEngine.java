@@ -102,16 +102,37 @@ public final class ForwardingEngine<E> {
 
     // --- data path, the owning thread ------------------------------------------------------
 
+    /** What became of a command. */
+    public enum Outcome { APPLIED, STALE, REJECTED }
+
+    /** Told of each command's outcome as it is applied, on the data-path thread. */
+    @FunctionalInterface
+    public interface CommandListener {
+        void applied(FlowCommand command, Outcome outcome, String reason);
+    }
+
     /** Applies the queued commands in order; returns how many were taken from the queue. */
     public int applyCommands(long now) {
+        return applyCommands(now, null);
+    }
+
+    /** Applies the queued commands in order, telling {@code listener} (if any) what became of each. */
+    public int applyCommands(long now, CommandListener listener) {
         int n = 0;
         FlowCommand c;
         while ((c = commands.poll()) != null) {
             n++;
+            long applied = counters.get(APPLIED);
+            long stale = counters.get(STALE);
             if (c instanceof FlowCommand.Install) {
                 install(((FlowCommand.Install) c).entry, now);
             } else {
                 remove(c.flowId(), c.version());
+            }
+            if (listener != null) {
+                Outcome o = counters.get(APPLIED) > applied ? Outcome.APPLIED
+                        : counters.get(STALE) > stale ? Outcome.STALE : Outcome.REJECTED;
+                listener.applied(c, o, o == Outcome.REJECTED ? lastRejection : "");
             }
         }
         return n;

@@ -31,7 +31,6 @@ final class DataPath {
     private final ArrayBlockingQueue<ByteBuf> handoff = new ArrayBlockingQueue<>(HANDOFF_CAPACITY);
     private final AtomicBoolean handoffScheduled = new AtomicBoolean();
     private final Runnable handoffTask = this::drainHandoff;
-    private final Runnable commandTask = this::applyCommands;
     private final DataPathCounters handoffCounters;
 
     DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters) {
@@ -107,13 +106,16 @@ final class DataPath {
 
     /** Applies control-plane changes on the data-path loop. */
     void submit(List<FlowCommand> commands) {
-        commands.forEach(engine::submit);
-        loop.execute(commandTask);
+        submit(commands, null);
     }
 
-    private void applyCommands() {
-        engine.applyCommands(clock.nanos());
-        drainAll();
+    /** Applies changes on the data-path loop, telling {@code listener} what became of each. */
+    void submit(List<FlowCommand> commands, ForwardingEngine.CommandListener listener) {
+        loop.execute(() -> {
+            commands.forEach(engine::submit);
+            engine.applyCommands(clock.nanos(), listener);
+            drainAll();
+        });
     }
 
     /** Periodic work: estimator ticks. */

@@ -220,6 +220,11 @@ final class DataPlane implements AutoCloseable {
         dataPath.submit(commands);
     }
 
+    /** As {@link #submit(List)}, telling {@code listener} (on the data-path loop) what became of each. */
+    void submit(List<FlowCommand> commands, org.gridstat.core.forward.ForwardingEngine.CommandListener listener) {
+        dataPath.submit(commands, listener);
+    }
+
     List<String> outLinks() {
         return settings.links.stream().map(l -> l.name).toList();
     }

@@ -48,6 +48,9 @@ public final class StatusRouterComponent implements StatusRouter {
         /** Publishers' source addresses (host:port) to read on sockets of their own (epoll). */
         String[] upstream() default {};
 
+        /** The broker's control address (host:port); empty: flows come from configuration only. */
+        String broker_address() default "";
+
         long estimator_period_ms() default 1000;
 
         double estimator_weight() default 0.5;
@@ -57,6 +60,7 @@ public final class StatusRouterComponent implements StatusRouter {
 
     private final RouterSettings settings;
     private final DataPlane dataPlane;
+    private final ControlChannelClient control;
 
     @Activate
     public StatusRouterComponent(Config config) {
@@ -65,14 +69,34 @@ public final class StatusRouterComponent implements StatusRouter {
                     config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(), config.upstream(),
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link());
             this.dataPlane = DataPlane.start(settings);
+            this.control = startControl(config.broker_address());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
         }
     }
 
+    private ControlChannelClient startControl(String brokerAddress) {
+        if (brokerAddress == null || brokerAddress.isBlank()) {
+            return null;
+        }
+        org.gridstat.core.model.Endpoint e;
+        try {
+            e = org.gridstat.core.model.Endpoint.parse(brokerAddress);
+        } catch (IllegalArgumentException bad) {
+            dataPlane.close();
+            throw new IllegalArgumentException("broker.address: " + bad.getMessage(), bad);
+        }
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, new InetSocketAddress(e.host(), e.port()), dataPlane);
+        c.start();
+        return c;
+    }
+
     @Deactivate
     void deactivate() {
+        if (control != null) {
+            control.close();
+        }
         RouterCounters last = dataPlane.counters(); // before close removes the flows
         dataPlane.close();
         LOG.info("router {} stopped; counters {}", settings.nodeId, last);

@@ -1,0 +1,211 @@
+package org.gridstat.broker.control;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.gridstat.core.control.ControlCodec;
+import org.gridstat.core.control.ControlFrame;
+import org.gridstat.core.control.ControlMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's end of the control channel. Routers connect and say {@code Hello}; the broker
+ * sends each its whole desired state followed by {@code SyncEnd}, so a restarted or reconnected
+ * router is resynchronised, then every change as it is made. Each message is acknowledged by the
+ * router; {@link #pending} tells what is not yet. A peer that sends a malformed or oversized frame,
+ * anything before its {@code Hello}, or names a router the broker does not know is told why and
+ * disconnected; the other routers are not disturbed.
+ */
+public final class ControlChannelServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ControlChannelServer.class);
+    private static final AttributeKey<String> ROUTER = AttributeKey.valueOf("gridstat.router");
+
+    private final Set<String> knownRouters;
+    private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+            new DefaultThreadFactory("gridstat-broker-control", true), NioIoHandler.newFactory());
+    private final Channel server;
+    private final AtomicLong sequence = new AtomicLong();
+    /** Per router: its desired flows by flow id, in installation order. */
+    private final Map<String, Map<Long, ControlMessage.InstallFlow>> desired = new ConcurrentHashMap<>();
+    private final Map<String, Channel> sessions = new ConcurrentHashMap<>();
+    /** Per router: sequence numbers sent and not yet acknowledged. */
+    private final Map<String, Set<Long>> unacked = new ConcurrentHashMap<>();
+    private final List<String> refusals = new CopyOnWriteArrayList<>();
+
+    public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters) {
+        this.knownRouters = Set.copyOf(knownRouters);
+        this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(ControlCodec.MAX_BODY + 4, 0, 4, 0, 4))
+                                .addLast(new Session());
+                    }
+                })
+                .bind(bind).syncUninterruptibly().channel();
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.localAddress();
+    }
+
+    /** Records a flow for a router and sends it if the router is connected. */
+    public void install(String router, ControlMessage.InstallFlow flow) {
+        requireKnown(router);
+        desired.computeIfAbsent(router, r -> new ConcurrentHashMap<>()).put(flow.spec().flowId(), flow);
+        Channel ch = sessions.get(router);
+        if (ch != null) {
+            send(router, ch, flow);
+        }
+    }
+
+    /** Forgets a flow and tells the router to remove it, if connected (else the next resync does). */
+    public void remove(String router, long flowId, long version) {
+        requireKnown(router);
+        Map<Long, ControlMessage.InstallFlow> flows = desired.get(router);
+        if (flows != null) {
+            flows.remove(flowId);
+        }
+        Channel ch = sessions.get(router);
+        if (ch != null) {
+            send(router, ch, new ControlMessage.RemoveFlow(flowId, version));
+        }
+    }
+
+    public boolean connected(String router) {
+        Channel ch = sessions.get(router);
+        return ch != null && ch.isActive();
+    }
+
+    /** Messages sent to a router and not yet acknowledged. */
+    public int pending(String router) {
+        Set<Long> s = unacked.get(router);
+        return s == null ? 0 : s.size();
+    }
+
+    /** Refusals heard from routers and protocol errors of peers, most recent last. */
+    public List<String> refusals() {
+        return List.copyOf(refusals);
+    }
+
+    private void requireKnown(String router) {
+        if (!knownRouters.contains(router)) {
+            throw new IllegalArgumentException("no router '" + router + "' in this broker's topology");
+        }
+    }
+
+    private void send(String router, Channel ch, ControlMessage m) {
+        long seq = sequence.incrementAndGet();
+        unacked.computeIfAbsent(router, r -> ConcurrentHashMap.newKeySet()).add(seq);
+        ch.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(seq, m)));
+    }
+
+    private void refuse(ChannelHandlerContext ctx, long seq, String why) {
+        refusals.add(ctx.channel().remoteAddress() + ": " + why);
+        LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), why);
+        ctx.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(sequence.incrementAndGet(),
+                new ControlMessage.Nack(seq, why)))).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private final class Session extends SimpleChannelInboundHandler<ByteBuf> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf body) {
+            ControlFrame f = ControlCodec.decode(body.nioBuffer());
+            if (!f.valid()) {
+                refuse(ctx, -1, "malformed control frame: " + f.reject() + " (" + f.detail() + ")");
+                return;
+            }
+            String router = ctx.channel().attr(ROUTER).get();
+            ControlMessage m = f.message();
+            if (router == null) {
+                if (!(m instanceof ControlMessage.Hello hello)) {
+                    refuse(ctx, f.sequence(), "the first message must be Hello, got " + m.getClass().getSimpleName());
+                    return;
+                }
+                if (!knownRouters.contains(hello.routerId())) {
+                    refuse(ctx, f.sequence(), "no router '" + hello.routerId() + "' in this broker's topology");
+                    return;
+                }
+                greet(ctx.channel(), hello.routerId());
+                return;
+            }
+            if (m instanceof ControlMessage.Ack ack) {
+                Set<Long> s = unacked.get(router);
+                if (s != null) {
+                    s.remove(ack.sequence());
+                }
+            } else if (m instanceof ControlMessage.Nack nack) {
+                Set<Long> s = unacked.get(router);
+                if (s != null) {
+                    s.remove(nack.sequence());
+                }
+                refusals.add(router + " refused #" + nack.sequence() + ": " + nack.reason());
+                LOG.warn("router {} refused #{}: {}", router, nack.sequence(), nack.reason());
+            } else {
+                refuse(ctx, f.sequence(), "a router may not send " + m.getClass().getSimpleName());
+            }
+        }
+
+        /** Binds the session to its router (replacing an older one) and resynchronises it. */
+        private void greet(Channel ch, String router) {
+            ch.attr(ROUTER).set(router);
+            Channel old = sessions.put(router, ch);
+            if (old != null && old != ch) {
+                old.close();
+            }
+            unacked.put(router, ConcurrentHashMap.newKeySet());
+            List<ControlMessage.InstallFlow> flows = new ArrayList<>(
+                    desired.getOrDefault(router, new LinkedHashMap<>()).values());
+            for (ControlMessage.InstallFlow flow : flows) {
+                send(router, ch, flow);
+            }
+            send(router, ch, new ControlMessage.SyncEnd());
+            LOG.info("router {} connected from {}; resynchronised {} flow(s)", router, ch.remoteAddress(), flows.size());
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            String router = ctx.channel().attr(ROUTER).get();
+            if (router != null) {
+                sessions.remove(router, ctx.channel());
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            refusals.add(ctx.channel().remoteAddress() + ": " + cause);
+            LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close().syncUninterruptibly();
+        sessions.values().forEach(Channel::close);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
