@@ -1,0 +1,148 @@
+package org.gridstat.broker.install;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.gridstat.broker.admission.AdmissionResult.Admitted;
+import org.gridstat.broker.admission.AdmissionResult.Hop;
+import org.gridstat.broker.admission.SubscriptionRequest;
+import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+
+/**
+ * Turns admitted subscriptions into the flows each router must hold. A router holds one flow per
+ * out-link and variable, whatever the number of subscriptions behind it: its rate filter carries
+ * the union of their intervals, its assured rate is the highest of their rates (multicast), its
+ * downstream budget the tightest, its class the most urgent. Out-links are named by the next
+ * router's id, and at the subscriber's router by the subscription's link. A flow keeps its id while
+ * it exists; its version grows whenever its content changes.
+ */
+public final class FlowPlanner {
+    /** One subscription's use of one router's out-link. */
+    private record Use(long subscriptionId, SubscriptionRequest request, long downstreamBudget) {
+    }
+
+    private record FlowKey(String router, String link, long variableId) {
+    }
+
+    private final Map<Long, List<FlowKey>> bySubscription = new HashMap<>();
+    private final Map<FlowKey, Map<Long, Use>> uses = new LinkedHashMap<>();
+    private final Map<FlowKey, Long> flowIds = new HashMap<>();
+    private final Map<FlowKey, InstallFlow> current = new HashMap<>();
+    private long nextFlowId = 1;
+
+    /** A change to send: a flow to install (new or changed), or to remove. */
+    public record Change(String router, InstallFlow install, long removeFlowId, long removeVersion) {
+        public boolean isRemoval() {
+            return install == null;
+        }
+    }
+
+    /** Adds an admitted subscription; returns the flows to install or change. */
+    public List<Change> add(SubscriptionRequest request, Admitted admitted) {
+        if (bySubscription.containsKey(request.subscriptionId())) {
+            throw new IllegalArgumentException("subscription " + request.subscriptionId() + " is planned already");
+        }
+        if (request.subscriberLink().isEmpty()) {
+            throw new IllegalArgumentException("subscription " + request.subscriptionId() + " names no subscriber link");
+        }
+        List<FlowKey> keys = new ArrayList<>();
+        for (List<Hop> path : admitted.paths()) {
+            for (Hop hop : path) {
+                String link = hop.next() != null ? hop.next() : request.subscriberLink();
+                FlowKey key = new FlowKey(hop.router(), link, request.variable().value());
+                keys.add(key);
+                uses.computeIfAbsent(key, k -> new LinkedHashMap<>()).merge(request.subscriptionId(),
+                        new Use(request.subscriptionId(), request, hop.downstreamBudgetNanos()),
+                        (a, b) -> a.downstreamBudget() <= b.downstreamBudget() ? a : b);
+            }
+        }
+        bySubscription.put(request.subscriptionId(), keys);
+        return replan(keys);
+    }
+
+    /** Removes a subscription; returns the flows to change or remove. */
+    public List<Change> remove(long subscriptionId) {
+        List<FlowKey> keys = bySubscription.remove(subscriptionId);
+        if (keys == null) {
+            return List.of();
+        }
+        for (FlowKey key : keys) {
+            Map<Long, Use> u = uses.get(key);
+            if (u != null) {
+                u.remove(subscriptionId);
+                if (u.isEmpty()) {
+                    uses.remove(key);
+                }
+            }
+        }
+        return replan(keys);
+    }
+
+    /** The flows a router must hold now: what the broker resends when the router says Hello. */
+    public List<InstallFlow> flowsOf(String router) {
+        List<InstallFlow> out = new ArrayList<>();
+        for (Map.Entry<FlowKey, InstallFlow> e : current.entrySet()) {
+            if (e.getKey().router().equals(router)) {
+                out.add(e.getValue());
+            }
+        }
+        return out;
+    }
+
+    private List<Change> replan(List<FlowKey> keys) {
+        List<Change> changes = new ArrayList<>();
+        for (FlowKey key : new java.util.LinkedHashSet<>(keys)) {
+            Map<Long, Use> u = uses.get(key);
+            InstallFlow before = current.get(key);
+            if (u == null) {
+                if (before != null) {
+                    current.remove(key);
+                    flowIds.remove(key);
+                    changes.add(new Change(key.router(), null, before.spec().flowId(), before.version()));
+                }
+                continue;
+            }
+            InstallFlow after = flowFor(key, u.values(), before == null ? 1 : before.version() + 1);
+            if (before == null || !sameContent(before, after)) {
+                current.put(key, after);
+                changes.add(new Change(key.router(), after, 0, 0));
+            }
+        }
+        return changes;
+    }
+
+    private InstallFlow flowFor(FlowKey key, Iterable<Use> uses, long version) {
+        long flowId = flowIds.computeIfAbsent(key, k -> nextFlowId++);
+        long assured = 0;
+        long budget = Long.MAX_VALUE;
+        long publisher = 0;
+        ServiceClass cls = ServiceClass.BE;
+        TreeSet<Long> intervals = new TreeSet<>();
+        for (Use use : uses) {
+            SubscriptionRequest r = use.request();
+            assured = Math.max(assured, r.bytesPerSecond());
+            budget = Math.min(budget, use.downstreamBudget());
+            publisher = Math.max(publisher, r.publisherIntervalNanos());
+            intervals.add(r.qos().intervalNanos());
+            if (r.qos().serviceClass().code() < cls.code()) {
+                cls = r.qos().serviceClass();
+            }
+        }
+        // May borrow up to twice its reservation when the link has room; never shrinks below MR = 0.
+        FlowSpec spec = FlowSpec.of(flowId, cls, assured, 0, Math.max(1, assured * 2), FlowSpec.DEFAULT_BUFFER_EVENTS, "");
+        return new InstallFlow(version, key.variableId(), key.link(), spec,
+                intervals.stream().mapToLong(Long::longValue).toArray(), publisher, budget);
+    }
+
+    private static boolean sameContent(InstallFlow a, InstallFlow b) {
+        return a.variableId() == b.variableId() && a.link().equals(b.link()) && a.spec().toString().equals(b.spec().toString())
+                && java.util.Arrays.equals(a.intervalsNanos(), b.intervalsNanos())
+                && a.publisherIntervalNanos() == b.publisherIntervalNanos()
+                && a.downstreamBudgetNanos() == b.downstreamBudgetNanos();
+    }
+}

@@ -1,0 +1,101 @@
+package org.gridstat.broker.install;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.time.Duration;
+import java.util.List;
+import org.gridstat.broker.admission.AdmissionController;
+import org.gridstat.broker.admission.AdmissionResult.Admitted;
+import org.gridstat.broker.admission.SubscriptionRequest;
+import org.gridstat.broker.install.FlowPlanner.Change;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.filter.SampleGrid;
+import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.VariableId;
+import org.junit.jupiter.api.Test;
+
+class FlowPlannerTest {
+    private static final long MS = 1_000_000L;
+
+    private final Topology topology = Topology.builder().router("r1", 100_000).router("r2", 100_000)
+            .router("r3", 100_000).router("r4", 100_000)
+            .between("r1", "r2", 12_500_000, 2 * MS, Topology.Builder.defaultShares())
+            .between("r1", "r3", 12_500_000, 2 * MS, Topology.Builder.defaultShares())
+            .between("r2", "r4", 12_500_000, 2 * MS, Topology.Builder.defaultShares())
+            .between("r3", "r4", 12_500_000, 2 * MS, Topology.Builder.defaultShares()).build();
+    private final AdmissionController admission = new AdmissionController(topology);
+    private final FlowPlanner planner = new FlowPlanner();
+
+    private static SubscriptionRequest request(long id, String to, String link, int hz, int paths, ServiceClass c) {
+        return new SubscriptionRequest(id, VariableId.of(9), "r1", to, 260, QosSpec.builder().rateHz(hz)
+                .latencyBound(Duration.ofMillis(100)).paths(paths).serviceClass(c).build(), link,
+                SampleGrid.ofRate(60).intervalNanos());
+    }
+
+    private List<Change> subscribe(SubscriptionRequest r) {
+        return planner.add(r, (Admitted) admission.admit(r));
+    }
+
+    private static InstallFlow only(List<InstallFlow> flows, String link) {
+        List<InstallFlow> l = flows.stream().filter(f -> f.link().equals(link)).toList();
+        assertEquals(1, l.size(), "one flow on " + link + ": " + flows);
+        return l.get(0);
+    }
+
+    @Test
+    void subscriptionsSharingALinkShareOneFlowWithTheirIntervalsAndTheHighestRate() {
+        subscribe(request(1, "r2", "sub-a", 60, 1, ServiceClass.LRT));
+        List<Change> second = subscribe(request(2, "r2", "sub-b", 20, 1, ServiceClass.HRT));
+        assertEquals(2, second.size(), "the shared r1 flow changes and r2 gets a new flow: " + second);
+
+        InstallFlow shared = only(planner.flowsOf("r1"), "r2");
+        assertEquals(2, shared.version());
+        assertArrayEquals(new long[] {SampleGrid.ofRate(60).intervalNanos(), SampleGrid.ofRate(20).intervalNanos()},
+                shared.intervalsNanos());
+        assertEquals(288 * 60, shared.spec().assuredRate(), "the highest rate, not the sum");
+        assertEquals(ServiceClass.HRT, shared.spec().serviceClass(), "the most urgent class");
+        assertEquals(SampleGrid.ofRate(60).intervalNanos(), shared.publisherIntervalNanos());
+        assertEquals(2, planner.flowsOf("r2").size());
+        assertArrayEquals(new long[] {SampleGrid.ofRate(20).intervalNanos()}, only(planner.flowsOf("r2"), "sub-b").intervalsNanos());
+
+        List<Change> leave = planner.remove(1);
+        assertEquals(2, leave.size(), leave.toString());
+        Change removal = leave.stream().filter(Change::isRemoval).findFirst().orElseThrow();
+        assertEquals("r2", removal.router());
+        InstallFlow after = only(planner.flowsOf("r1"), "r2");
+        assertEquals(3, after.version());
+        assertEquals(shared.spec().flowId(), after.spec().flowId(), "a flow keeps its id");
+        assertArrayEquals(new long[] {SampleGrid.ofRate(20).intervalNanos()}, after.intervalsNanos());
+        assertEquals(288 * 20, after.spec().assuredRate());
+
+        List<Change> last = planner.remove(2);
+        assertTrue(last.stream().allMatch(Change::isRemoval));
+        assertTrue(planner.flowsOf("r1").isEmpty());
+        assertTrue(planner.flowsOf("r2").isEmpty());
+        assertEquals(List.of(), planner.remove(2), "removing twice changes nothing");
+    }
+
+    @Test
+    void twoPathsFanOutAtThePublisherAndMeetInOneDeliveryFlow() {
+        subscribe(request(1, "r4", "cc", 30, 2, ServiceClass.HRT));
+        List<InstallFlow> atR1 = planner.flowsOf("r1");
+        assertEquals(2, atR1.size(), "one flow per path at the publisher's router");
+        assertEquals(1, planner.flowsOf("r2").size());
+        assertEquals(1, planner.flowsOf("r3").size());
+        InstallFlow delivery = only(planner.flowsOf("r4"), "cc");
+        assertEquals(0, delivery.downstreamBudgetNanos(), "the last hop has nothing after it");
+        for (InstallFlow f : atR1) {
+            assertTrue(f.downstreamBudgetNanos() > 0, "budget left for the rest of the path");
+        }
+    }
+
+    @Test
+    void aSubscriptionWithoutADeliveryLinkIsRefused() {
+        SubscriptionRequest r = new SubscriptionRequest(5, VariableId.of(9), "r1", "r2", 260,
+                QosSpec.builder().rateHz(10).latencyBound(Duration.ofMillis(100)).build());
+        Admitted a = (Admitted) admission.admit(r);
+        assertThrows(IllegalArgumentException.class, () -> planner.add(r, a));
+    }
+}
