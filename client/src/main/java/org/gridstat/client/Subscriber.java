@@ -18,8 +18,9 @@ import org.gridstat.core.wire.WireFormat;
 
 /**
  * Receives status events on a UDP endpoint and hands each valid one to a listener, on a receive
- * thread of its own. Malformed datagrams are counted by reason and dropped. Close it to stop the
- * thread and free the port.
+ * thread of its own. Each (variable, sequence) is delivered once, however many paths bring a copy;
+ * later copies are counted and discarded. Malformed datagrams are counted by reason and dropped.
+ * Close it to stop the thread and free the port.
  */
 public final class Subscriber implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Subscriber.class.getName());
@@ -34,6 +35,17 @@ public final class Subscriber implements AutoCloseable {
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong listenerErrors = new AtomicLong();
     private final AtomicLongArray rejected = new AtomicLongArray(RejectReason.values().length);
+    private final AtomicLong duplicates = new AtomicLong();
+    private final AtomicLong tooLate = new AtomicLong();
+    private final java.util.Map<Long, SequenceWindow> windows = new java.util.HashMap<>();
+    private volatile long gaps;
+    private volatile long latencyMin = Long.MAX_VALUE;
+    private volatile long latencyMax;
+    private volatile long latencySum;
+    private volatile long latencyCount;
+    /** The window of the variable seen last: most subscribers take one stream, so no lookup per event. */
+    private long lastVariable;
+    private SequenceWindow lastWindow;
     private volatile boolean closing;
 
     private Subscriber(DatagramChannel channel, StatusEventListener listener, Clock clock) {
@@ -89,7 +101,15 @@ public final class Subscriber implements AutoCloseable {
                 rejected.incrementAndGet(reason.ordinal());
                 continue;
             }
+            if (!firstCopy(decoder.variableId(), decoder.sequence(), decoder.sourceTimeNanos())) {
+                continue;
+            }
             event.receivedAt(now);
+            long latency = now - decoder.sourceTimeNanos();
+            latencySum += latency;
+            latencyCount++;
+            latencyMin = Math.min(latencyMin, latency);
+            latencyMax = Math.max(latencyMax, latency);
             try {
                 listener.onEvent(event);
                 delivered.incrementAndGet();
@@ -99,6 +119,37 @@ public final class Subscriber implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Whether this copy is the first of its (variable, sequence); counts the others. Receive thread only. */
+    private boolean firstCopy(long variable, long sequence, long sourceTime) {
+        SequenceWindow w = lastWindow;
+        if (w == null || variable != lastVariable) {
+            w = windows.computeIfAbsent(variable, v -> new SequenceWindow());
+            lastVariable = variable;
+            lastWindow = w;
+        }
+        long gapsBefore = w.gaps();
+        SequenceWindow.Verdict v = w.accept(sequence, sourceTime);
+        gaps += w.gaps() - gapsBefore;
+        switch (v) {
+            case DUPLICATE:
+                duplicates.incrementAndGet();
+                return false;
+            case TOO_LATE:
+                tooLate.incrementAndGet();
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    /** Delivery counts and latency so far. */
+    public SubscriberStatistics statistics() {
+        long min = latencyMin;
+        long count = latencyCount;
+        return new SubscriberStatistics(delivered.get(), duplicates.get(), gaps, tooLate.get(),
+                min == Long.MAX_VALUE ? 0 : min, count == 0 ? 0 : latencySum / count, latencyMax);
     }
 
     /** The bound endpoint (with the actual port if port 0 was asked for). */

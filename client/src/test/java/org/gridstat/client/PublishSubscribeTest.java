@@ -123,6 +123,32 @@ class PublishSubscribeTest {
     }
 
     @Test
+    void copiesFromSeveralPathsAreDeliveredOnceAndCounted() throws Exception {
+        List<Long> seqs = new CopyOnWriteArrayList<>();
+        try (Subscriber sub = Subscriber.open(ANY_LOOPBACK, e -> seqs.add(e.sequence()));
+             DatagramChannel pathA = DatagramChannel.open();
+             DatagramChannel pathB = DatagramChannel.open()) {
+            pathA.connect(sub.localAddress());
+            pathB.connect(sub.localAddress());
+            org.gridstat.core.wire.StatusEventEncoder enc = new org.gridstat.core.wire.StatusEventEncoder();
+            ByteBuffer frame = ByteBuffer.allocate(128);
+            for (long seq : new long[] {0, 1, 2, 4}) {
+                int len = enc.wrap(frame, 0).variableId(3).sequence(seq).sourceTimeNanos(1_000 + seq).doublePayload(seq).seal();
+                pathA.write(frame.duplicate().limit(len).position(0));
+                pathB.write(frame.duplicate().limit(len).position(0)); // the same event over a second path
+            }
+            awaitCount(seqs, 4);
+            Thread.sleep(50);
+            assertEquals(List.of(0L, 1L, 2L, 4L), seqs, "each sequence once");
+            SubscriberStatistics st = sub.statistics();
+            assertEquals(4, st.delivered());
+            assertEquals(4, st.duplicatesDiscarded());
+            assertEquals(1, st.gaps(), "sequence 3 never came");
+            assertEquals(0, st.tooLate());
+        }
+    }
+
+    @Test
     void closingFreesThePort() throws Exception {
         InetSocketAddress bound;
         try (Subscriber sub = Subscriber.open(ANY_LOOPBACK, e -> { })) {
