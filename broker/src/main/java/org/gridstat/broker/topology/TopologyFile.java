@@ -4,9 +4,9 @@ import java.io.Reader;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.model.DurationText;
 import org.gridstat.core.model.ServiceClass;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -143,24 +143,10 @@ final class TopologyFile {
     }
 
     private long duration(Node n) {
-        String t = scalar(n).trim().toLowerCase(Locale.ROOT);
-        long unit;
-        if (t.endsWith("ms")) {
-            unit = 1_000_000L;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("us")) {
-            unit = 1_000L;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("s")) {
-            unit = 1_000_000_000L;
-            t = t.substring(0, t.length() - 1);
-        } else {
-            throw error(n, "duration '" + scalar(n) + "' needs a unit: ms, us or s");
-        }
         try {
-            return Math.round(Double.parseDouble(t) * unit);
-        } catch (NumberFormatException e) {
-            throw error(n, "'" + scalar(n) + "' is not a duration");
+            return DurationText.nanos(scalar(n));
+        } catch (IllegalArgumentException e) {
+            throw error(n, e.getMessage());
         }
     }
 

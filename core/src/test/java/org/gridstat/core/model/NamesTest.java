@@ -50,6 +50,18 @@ class NamesTest {
     }
 
     @Test
+    void durationsNeedAUnit() {
+        assertEquals(10_000_000L, DurationText.nanos("10ms"));
+        assertEquals(250_000L, DurationText.nanos("250us"));
+        assertEquals(2_500_000_000L, DurationText.nanos(" 2.5s "));
+        assertEquals(500L, DurationText.nanos("500ns"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> DurationText.nanos("10")).getMessage()
+                .contains("needs a unit"));
+        assertThrows(IllegalArgumentException.class, () -> DurationText.nanos("-5ms"));
+        assertThrows(IllegalArgumentException.class, () -> DurationText.nanos("fastms"));
+    }
+
+    @Test
     void serviceClassCodesRoundTrip() {
         for (ServiceClass c : ServiceClass.values()) {
             assertSame(c, ServiceClass.fromCode(c.code()));

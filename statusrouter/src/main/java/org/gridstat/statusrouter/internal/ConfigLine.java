@@ -1,9 +1,9 @@
 package org.gridstat.statusrouter.internal;
 
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.model.DurationText;
 
 /**
  * One configuration line of {@code key=value} words, such as
@@ -78,34 +78,16 @@ final class ConfigLine {
         }
     }
 
-    /** A duration such as 10ms, 250us, 2s or 500ns; a bare number is nanoseconds. */
+    /** A duration such as 10ms, 250us, 2s or 500ns. */
     long nanos(String key, long otherwise) {
         String v = values.get(key);
         if (v == null) {
             return otherwise;
         }
-        String t = v.toLowerCase(Locale.ROOT);
-        long unit = 1;
-        if (t.endsWith("ms")) {
-            unit = 1_000_000L;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("us")) {
-            unit = 1_000L;
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("ns")) {
-            t = t.substring(0, t.length() - 2);
-        } else if (t.endsWith("s")) {
-            unit = 1_000_000_000L;
-            t = t.substring(0, t.length() - 1);
-        }
         try {
-            double d = Double.parseDouble(t) * unit;
-            if (d < 0) {
-                throw error(key + " must not be negative");
-            }
-            return Math.round(d);
-        } catch (NumberFormatException e) {
-            throw error(key + " '" + v + "' is not a duration (10ms, 250us, 2s)");
+            return DurationText.nanos(v);
+        } catch (IllegalArgumentException e) {
+            throw error(key + ": " + e.getMessage());
         }
     }
 }
