@@ -22,7 +22,6 @@ public final class LinkEmulator {
     private long downUntil;
     private long lostToOmission;
     private long lostToOutage;
-    private long outages;
 
     /**
      * @param meanTimeBetweenFaultsNanos mean time from the end of one outage to the start of the
@@ -79,7 +78,6 @@ public final class LinkEmulator {
         double gap = -Math.log(1 - random.nextDouble()) * meanTimeBetweenFaults;
         downFrom = t + Math.max(1, (long) gap);
         downUntil = downFrom + faultDuration;
-        outages++;
     }
 
     public long delayNanos() {
@@ -92,10 +90,5 @@ public final class LinkEmulator {
 
     public long lostToOutage() {
         return lostToOutage;
-    }
-
-    /** Outages scheduled so far, including the one pending. */
-    public long outagesScheduled() {
-        return outages;
     }
 }

@@ -23,10 +23,6 @@ final class FlowQueue<E> {
         arrivals = new long[capacity];
     }
 
-    int capacity() {
-        return events.length;
-    }
-
     int size() {
         return count;
     }

@@ -26,14 +26,6 @@ final class IndexedMinHeap {
         return size == 0;
     }
 
-    int size() {
-        return size;
-    }
-
-    boolean contains(int id) {
-        return position[id] >= 0;
-    }
-
     int peek() {
         return heap[0];
     }

@@ -325,11 +325,6 @@ public final class LinkScheduler<E> {
         return backlog;
     }
 
-    /** The moving average of a flow's offered load, bytes per second; for the data-path thread. */
-    public double arrivalRate(int slot) {
-        return flowCounters[slot].arrivalRate();
-    }
-
     /** Folds the estimator's period into the moving averages if one has passed; cheap otherwise. */
     public void maybeTick(long now) {
         if (now < nextTick) {

@@ -84,11 +84,6 @@ final class QueueCounters {
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
     }
 
-    /** Estimated arrival rate, bytes per second; for the data-path thread (congestion control). */
-    double arrivalRate() {
-        return arrivalRate;
-    }
-
     synchronized QueueStatistics snapshot() {
         latencyInterval = latency.getIntervalHistogram(latencyInterval);
         latencyTotal.add(latencyInterval);

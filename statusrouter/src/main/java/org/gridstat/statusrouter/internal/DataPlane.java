@@ -211,10 +211,6 @@ final class DataPlane implements AutoCloseable {
         return DataPathCounters.snapshot(counters, dataPath);
     }
 
-    boolean usesEpoll() {
-        return epoll;
-    }
-
     /** Queues flow changes for the data path; they apply on its loop, in order. */
     void submit(List<FlowCommand> commands) {
         dataPath.submit(commands);
