@@ -122,16 +122,10 @@ public final class ForwardingEngine<E> {
         FlowCommand c;
         while ((c = commands.poll()) != null) {
             n++;
-            long applied = counters.get(APPLIED);
-            long stale = counters.get(STALE);
-            if (c instanceof FlowCommand.Install) {
-                install(((FlowCommand.Install) c).entry, now);
-            } else {
-                remove(c.flowId(), c.version());
-            }
+            Outcome o = c instanceof FlowCommand.Install ? install(((FlowCommand.Install) c).entry, now)
+                    : remove(c.flowId(), c.version());
+            counters.increment(o == Outcome.APPLIED ? APPLIED : o == Outcome.STALE ? STALE : REJECTED);
             if (listener != null) {
-                Outcome o = counters.get(APPLIED) > applied ? Outcome.APPLIED
-                        : counters.get(STALE) > stale ? Outcome.STALE : Outcome.REJECTED;
                 listener.applied(c, o, o == Outcome.REJECTED ? lastRejection : "");
             }
         }
@@ -201,16 +195,14 @@ public final class ForwardingEngine<E> {
         }
     }
 
-    private void install(FlowEntry e, long now) {
+    private Outcome install(FlowEntry e, long now) {
         Binding old = byFlow.get(e.flowId());
         long known = old != null ? old.entry.version() : removedVersionOf(e.flowId());
         if (e.version() <= known) {
-            counters.increment(STALE);
-            return;
+            return Outcome.STALE;
         }
         if (e.outLink() >= links.length) {
-            reject("flow " + e.flowId() + ": out-link " + e.outLink() + " does not exist (" + links.length + " links)");
-            return;
+            return reject("flow " + e.flowId() + ": out-link " + e.outLink() + " does not exist (" + links.length + " links)");
         }
         if (old != null && old.entry.outLink() == e.outLink() && old.entry.variableId() == e.variableId()) {
             links[e.outLink()].modifyFlow(old.slot, e.spec(), now);
@@ -221,8 +213,7 @@ public final class ForwardingEngine<E> {
             try {
                 slot = links[e.outLink()].addFlow(e.spec(), now);
             } catch (IllegalStateException full) {
-                reject("flow " + e.flowId() + ": " + full.getMessage());
-                return;
+                return reject("flow " + e.flowId() + ": " + full.getMessage());
             }
             if (old != null) {
                 dropBinding(old);
@@ -236,18 +227,17 @@ public final class ForwardingEngine<E> {
         }
         removedVersions.remove(e.flowId());
         installed.put(e.flowId(), e);
-        counters.increment(APPLIED);
+        return Outcome.APPLIED;
     }
 
-    private void remove(long flowId, long version) {
+    private Outcome remove(long flowId, long version) {
         Binding old = byFlow.get(flowId);
         if (old == null || version < old.entry.version()) {
-            counters.increment(STALE);
-            return;
+            return Outcome.STALE;
         }
         dropBinding(old);
         removedVersions.put(flowId, version);
-        counters.increment(APPLIED);
+        return Outcome.APPLIED;
     }
 
     private long removedVersionOf(long flowId) {
@@ -280,9 +270,9 @@ public final class ForwardingEngine<E> {
         byVariable.put(old.entry.variableId(), updated);
     }
 
-    private void reject(String why) {
+    private Outcome reject(String why) {
         lastRejection = why;
-        counters.increment(REJECTED);
+        return Outcome.REJECTED;
     }
 
     private static RateFilter filterOf(FlowEntry e) {

@@ -134,6 +134,22 @@ class ForwardingEngineTest {
     }
 
     @Test
+    void theListenerHearsWhatBecameOfEachCommand() {
+        List<String> heard = new java.util.ArrayList<>();
+        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.HRT)));
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT)));
+        engine.submit(FlowCommand.install(flow(2, 1, 8, 9, ServiceClass.HRT)));
+        engine.submit(FlowCommand.remove(1, 2));
+        engine.applyCommands(T0, (c, outcome, reason) -> heard.add(c.flowId() + " " + outcome + " " + reason));
+        assertEquals(List.of("1 APPLIED ", "1 STALE ", "2 REJECTED flow 2: out-link 9 does not exist (2 links)",
+                "1 APPLIED "), heard);
+        ForwardingCounters c = engine.counters();
+        assertEquals(2, c.commandsApplied());
+        assertEquals(1, c.commandsStale());
+        assertEquals(1, c.commandsRejected());
+    }
+
+    @Test
     void commandsForMissingLinksOrFullLinksAreRejectedWithAReason() {
         engine.submit(FlowCommand.install(flow(1, 1, 7, 5, ServiceClass.HRT)));
         engine.applyCommands(T0);
