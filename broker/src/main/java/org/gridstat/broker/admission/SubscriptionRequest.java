@@ -1,6 +1,7 @@
 package org.gridstat.broker.admission;
 
 import java.util.Objects;
+import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.VariableId;
 
@@ -46,10 +47,7 @@ public record SubscriptionRequest(long subscriptionId, VariableId variable, Stri
         return whole > 0 ? whole : (long) Math.ceil(1e9 / qos.intervalNanos());
     }
 
-    /** The rate if the interval is a whole rate's rounded interval (120 Hz: 8,333,333 ns), else 0. */
     private long wholeRate() {
-        long interval = qos.intervalNanos();
-        long whole = Math.round(1e9 / interval);
-        return whole >= 1 && Math.round(1e9 / whole) == interval ? whole : 0;
+        return SampleGrid.ofInterval(qos.intervalNanos()).wholeRate();
     }
 }

@@ -52,6 +52,11 @@ public final class SampleGrid {
         return intervalNanos;
     }
 
+    /** Samples per second if the interval is a whole rate's (60 Hz: 16,666,667 ns), else 0. */
+    public long wholeRate() {
+        return perSecond;
+    }
+
     /** The latest grid point at or before {@code t}. */
     public long floor(long t) {
         if (perSecond == 0) {

@@ -50,6 +50,14 @@ class SampleGridTest {
     }
 
     @Test
+    void tellsWholeRatesFromOthers() {
+        assertEquals(60, SampleGrid.ofInterval(16_666_667L).wholeRate());
+        assertEquals(120, SampleGrid.ofInterval(8_333_333L).wholeRate());
+        assertEquals(0, SampleGrid.ofInterval(7_000_001L).wholeRate());
+        assertEquals(0, SampleGrid.ofInterval(2 * S).wholeRate());
+    }
+
+    @Test
     void rejectsNonsense() {
         assertThrows(IllegalArgumentException.class, () -> SampleGrid.ofInterval(0));
         assertThrows(IllegalArgumentException.class, () -> SampleGrid.ofRate(0));
