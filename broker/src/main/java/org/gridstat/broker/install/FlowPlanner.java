@@ -108,7 +108,7 @@ public final class FlowPlanner {
                 continue;
             }
             InstallFlow after = flowFor(key, u.values(), before == null ? 1 : before.version() + 1);
-            if (before == null || !sameContent(before, after)) {
+            if (before == null || !before.equals(after.withVersion(before.version()))) {
                 current.put(key, after);
                 changes.add(new Change(key.router(), after, 0, 0));
             }
@@ -137,12 +137,5 @@ public final class FlowPlanner {
         FlowSpec spec = FlowSpec.of(flowId, cls, assured, 0, Math.max(1, assured * 2), FlowSpec.DEFAULT_BUFFER_EVENTS, "");
         return new InstallFlow(version, key.variableId(), key.link(), spec,
                 intervals.stream().mapToLong(Long::longValue).toArray(), publisher, budget);
-    }
-
-    private static boolean sameContent(InstallFlow a, InstallFlow b) {
-        return a.variableId() == b.variableId() && a.link().equals(b.link()) && a.spec().toString().equals(b.spec().toString())
-                && java.util.Arrays.equals(a.intervalsNanos(), b.intervalsNanos())
-                && a.publisherIntervalNanos() == b.publisherIntervalNanos()
-                && a.downstreamBudgetNanos() == b.downstreamBudgetNanos();
     }
 }

@@ -30,16 +30,22 @@ public sealed interface ControlMessage {
             return intervalsNanos.clone();
         }
 
+        /** The same flow content under another version. */
+        public InstallFlow withVersion(long newVersion) {
+            return new InstallFlow(newVersion, variableId, link, spec, intervalsNanos, publisherIntervalNanos,
+                    downstreamBudgetNanos);
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof InstallFlow f && f.version == version && f.variableId == variableId && f.link.equals(link)
-                    && f.spec.toString().equals(spec.toString()) && Arrays.equals(f.intervalsNanos, intervalsNanos)
+                    && f.spec.equals(spec) && Arrays.equals(f.intervalsNanos, intervalsNanos)
                     && f.publisherIntervalNanos == publisherIntervalNanos && f.downstreamBudgetNanos == downstreamBudgetNanos;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(version, variableId, link, spec.flowId(), Arrays.hashCode(intervalsNanos));
+            return Objects.hash(version, variableId, link, spec, Arrays.hashCode(intervalsNanos));
         }
     }
 

@@ -101,6 +101,18 @@ public final class FlowSpec {
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof FlowSpec f && f.flowId == flowId && f.serviceClass == serviceClass && f.assuredRate == assuredRate
+                && f.minimumRate == minimumRate && f.ceilingRate == ceilingRate && f.bufferEvents == bufferEvents
+                && f.correlationGroup.equals(correlationGroup);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(flowId, serviceClass, assuredRate, minimumRate, ceilingRate, bufferEvents, correlationGroup);
+    }
+
+    @Override
     public String toString() {
         return "flow " + flowId + " " + serviceClass + " AR " + assuredRate + " MR " + minimumRate + " CR " + ceilingRate
                 + " B/s, buffer " + bufferEvents + (correlationGroup.isEmpty() ? "" : ", group " + correlationGroup);
