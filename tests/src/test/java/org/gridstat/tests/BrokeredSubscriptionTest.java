@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.SubscriptionRequest;
@@ -58,15 +57,16 @@ class BrokeredSubscriptionTest {
                 n2 = EquinoxNode.start(Distribution.bundles(), NodeConfig.of("b-r2", null, r2));
                 assertNotNull(n1.awaitService(STATUS_ROUTER, EquinoxNode.TIMEOUT_MILLIS));
                 assertNotNull(n2.awaitService(STATUS_ROUTER, EquinoxNode.TIMEOUT_MILLIS));
-                await(() -> broker.control().connected("b-r1") && broker.control().connected("b-r2"), "routers connect");
+                Eventually.await(() -> broker.control().connected("b-r1") && broker.control().connected("b-r2"),
+                        "routers connect", 15);
 
                 long sixty = SampleGrid.ofRate(60).intervalNanos();
                 SubscriptionRequest request = new SubscriptionRequest(1, VariableId.of(33), "b-r1", "b-r2", 56,
                         QosSpec.builder().rateHz(20).latencyBound(Duration.ofMillis(500)).serviceClass(ServiceClass.HRT).build(),
                         "cc", sixty);
                 assertInstanceOf(AdmissionResult.Admitted.class, broker.subscribe(request));
-                await(() -> broker.control().pending("b-r1") == 0 && broker.control().pending("b-r2") == 0,
-                        "both routers acknowledge their flows");
+                Eventually.await(() -> broker.control().pending("b-r1") == 0 && broker.control().pending("b-r2") == 0,
+                        "both routers acknowledge their flows", 15);
                 assertEquals(List.of(), broker.control().refusals());
 
                 SampleGrid grid = SampleGrid.ofRate(60);
@@ -77,7 +77,7 @@ class BrokeredSubscriptionTest {
                     for (int i = 0; i < 60; i++, t = grid.next(t)) {
                         p.publish(50.0, t);
                     }
-                    await(() -> got.size() >= 20, "20 Hz of a 60 Hz stream arrives");
+                    Eventually.await(() -> got.size() >= 20, "20 Hz of a 60 Hz stream arrives", 15);
                     Thread.sleep(200);
                     assertEquals(20, got.size(), "exactly a third");
                     SampleGrid twenty = SampleGrid.ofRate(20);
@@ -86,8 +86,8 @@ class BrokeredSubscriptionTest {
                     }
 
                     assertTrue(broker.unsubscribe(1));
-                    await(() -> broker.control().pending("b-r1") == 0 && broker.control().pending("b-r2") == 0,
-                            "removals acknowledged");
+                    Eventually.await(() -> broker.control().pending("b-r1") == 0 && broker.control().pending("b-r2") == 0,
+                            "removals acknowledged", 15);
                     got.clear();
                     for (int i = 0; i < 60; i++, t = grid.next(t)) {
                         p.publish(50.0, t);
@@ -102,13 +102,5 @@ class BrokeredSubscriptionTest {
                 n1.close();
             }
         }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(condition.getAsBoolean(), what);
     }
 }

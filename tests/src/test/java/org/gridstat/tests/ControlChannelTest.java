@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import org.gridstat.broker.control.ControlChannelServer;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
@@ -54,9 +53,10 @@ class ControlChannelTest {
             EquinoxNode node = EquinoxNode.start(Distribution.bundles(), config);
             try {
                 assertNotNull(node.awaitService(STATUS_ROUTER, EquinoxNode.TIMEOUT_MILLIS), node.inactiveBundles().toString());
-                await(() -> broker.connected("ctl-r1") && broker.pending("ctl-r1") == 0, "router connects and acknowledges");
+                Eventually.await(() -> broker.connected("ctl-r1") && broker.pending("ctl-r1") == 0,
+                        "router connects and acknowledges", 15);
                 publish(routerPort, 10);
-                await(() -> got.size() == 10, "the installed flow forwards");
+                Eventually.await(() -> got.size() == 10, "the installed flow forwards", 15);
 
                 // Malformed and unknown peers are refused; the router stays connected.
                 assertRefused(new byte[] {0, 0, 0, 3, 9, 9, 9}, "malformed");
@@ -67,20 +67,22 @@ class ControlChannelTest {
                 // A flow for a link the router does not have is refused with the reason.
                 broker.install("ctl-r1", new ControlMessage.InstallFlow(1, 6, "nowhere",
                         FlowSpec.of(78, ServiceClass.BE, 0, 0, 1_000, 20, ""), new long[0], 0, 0));
-                await(() -> broker.refusals().stream().anyMatch(r -> r.contains("no out-link 'nowhere'")), "refusal reported");
+                Eventually.await(() -> broker.refusals().stream().anyMatch(r -> r.contains("no out-link 'nowhere'")),
+                        "refusal reported", 15);
                 broker.remove("ctl-r1", 78, 1);
             } finally {
                 node.close();
             }
-            await(() -> !broker.connected("ctl-r1"), "the stopped router disconnects");
+            Eventually.await(() -> !broker.connected("ctl-r1"), "the stopped router disconnects", 15);
 
             // Restart: the router has no flows of its own; the broker's resync restores flow 77.
             got.clear();
             node = EquinoxNode.start(Distribution.bundles(), config);
             try {
-                await(() -> broker.connected("ctl-r1") && broker.pending("ctl-r1") == 0, "router reconnects and resyncs");
+                Eventually.await(() -> broker.connected("ctl-r1") && broker.pending("ctl-r1") == 0,
+                        "router reconnects and resyncs", 15);
                 publish(routerPort, 10);
-                await(() -> got.size() == 10, "the restored flow forwards");
+                Eventually.await(() -> got.size() == 10, "the restored flow forwards", 15);
             } finally {
                 node.close();
             }
@@ -115,12 +117,4 @@ class ControlChannelTest {
     }
 
     private InetSocketAddress brokerAddress;
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(condition.getAsBoolean(), what);
-    }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.SubscriptionRequest;
@@ -68,7 +67,8 @@ class RedundantPathsTest {
             for (EquinoxNode n : nodes.values()) {
                 assertNotNull(n.awaitService(STATUS_ROUTER, EquinoxNode.TIMEOUT_MILLIS));
             }
-            await(() -> ports.keySet().stream().allMatch(broker.control()::connected), "all routers connect");
+            Eventually.await(() -> ports.keySet().stream().allMatch(broker.control()::connected),
+                    "all routers connect", 20);
 
             long sixty = SampleGrid.ofRate(60).intervalNanos();
             AdmissionResult result = broker.subscribe(new SubscriptionRequest(1, VariableId.of(21), "d-r1", "d-r4", 56,
@@ -76,7 +76,8 @@ class RedundantPathsTest {
                             .serviceClass(ServiceClass.HRT).build(), "cc", sixty));
             AdmissionResult.Admitted admitted = assertInstanceOf(AdmissionResult.Admitted.class, result);
             assertEquals(2, admitted.paths().size());
-            await(() -> ports.keySet().stream().allMatch(r -> broker.control().pending(r) == 0), "flows acknowledged");
+            Eventually.await(() -> ports.keySet().stream().allMatch(r -> broker.control().pending(r) == 0),
+                    "flows acknowledged", 20);
 
             SampleGrid grid = SampleGrid.ofRate(60);
             int samples = 180;
@@ -94,7 +95,7 @@ class RedundantPathsTest {
                     }
                 }
             }
-            await(() -> seqs.size() >= samples, "every sample arrives over the surviving path");
+            Eventually.await(() -> seqs.size() >= samples, "every sample arrives over the surviving path", 20);
             Thread.sleep(200);
             List<Long> expected = new ArrayList<>();
             for (long i = 0; i < samples; i++) {
@@ -113,13 +114,5 @@ class RedundantPathsTest {
 
     private static Map<String, Object> link(String name, int port) {
         return Map.of("name", name, "address", "127.0.0.1:" + port);
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertTrue(condition.getAsBoolean(), what);
     }
 }
