@@ -159,9 +159,7 @@ public final class LinkScheduler<E> {
         if (oldClass != newClass) {
             int n = queues[slot].size();
             classCounters[oldClass].discarded(n);
-            for (int i = 0; i < n; i++) {
-                classCounters[newClass].enqueued();
-            }
+            classCounters[newClass].adopted(n);
         }
         specs[slot] = spec;
         flowClass[slot] = newClass;

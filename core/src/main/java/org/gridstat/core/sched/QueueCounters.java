@@ -68,7 +68,12 @@ final class QueueCounters {
         latency.recordValue(Math.min(MAX_LATENCY, Math.max(0, latencyNanos)));
     }
 
-    /** Events removed without departure or miss (the flow was torn down). */
+    /** Events that joined the backlog without arriving (their flow moved here from another class). */
+    void adopted(int events) {
+        c.add(BACKLOG, events);
+    }
+
+    /** Events removed without departure or miss (the flow was torn down or moved to another class). */
     void discarded(int events) {
         c.add(BACKLOG, -events);
     }
