@@ -57,6 +57,10 @@ public final class ForwardingEngine<E> {
     private final Queue<FlowCommand> commands = new ConcurrentLinkedQueue<>();
     private final Map<Long, FlowEntry> installed = new ConcurrentHashMap<>();
     private final CounterArray counters = new CounterArray(7);
+    /** Links that got events since the last {@link #drainTouched}, each listed once. */
+    private final boolean[] touched;
+    private final int[] touchedList;
+    private int touchedCount;
     private volatile String lastRejection = "";
 
     @SuppressWarnings("unchecked")
@@ -64,6 +68,8 @@ public final class ForwardingEngine<E> {
                             EstimatorSettings estimator, long now) {
         this.references = Objects.requireNonNull(references, "references");
         this.links = new LinkScheduler[outLinks.size()];
+        this.touched = new boolean[links.length];
+        this.touchedList = new int[links.length];
         for (int i = 0; i < links.length; i++) {
             links[i] = new LinkScheduler<>(outLinks.get(i), maxFlowsPerLink, references, estimator, now);
         }
@@ -153,8 +159,13 @@ public final class ForwardingEngine<E> {
             }
             long hopDeadline = e2eDeadline == 0 ? Long.MAX_VALUE : e2eDeadline - b.entry.downstreamBudgetNanos();
             references.retain(event);
-            if (links[b.entry.outLink()].enqueue(b.slot, event, bytes, hopDeadline, now)) {
+            int link = b.entry.outLink();
+            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, now)) {
                 queued++;
+                if (!touched[link]) {
+                    touched[link] = true;
+                    touchedList[touchedCount++] = link;
+                }
             } else {
                 counters.increment(REFUSED);
                 references.release(event);
@@ -162,6 +173,17 @@ public final class ForwardingEngine<E> {
         }
         counters.add(QUEUED, queued);
         return queued;
+    }
+
+    /** Hands each link that got events since the last call to {@code drain}, once, and forgets them. */
+    public void drainTouched(java.util.function.IntConsumer drain) {
+        int n = touchedCount;
+        touchedCount = 0;
+        for (int i = 0; i < n; i++) {
+            int link = touchedList[i];
+            touched[link] = false;
+            drain.accept(link);
+        }
     }
 
     /** The next event to send on {@code link} now, or {@code null}. The caller sends it, then releases it. */

@@ -134,6 +134,26 @@ class ForwardingEngineTest {
     }
 
     @Test
+    void reportsEachLinkThatGotEventsOnceUntilAskedAgain() {
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 1, ServiceClass.BE)));
+        engine.applyCommands(T0);
+        for (int i = 0; i < 3; i++) {
+            refs.retain("t" + i);
+            engine.forward(7, T0 + i, 0, "t" + i, 100, T0);
+            refs.release("t" + i);
+        }
+        engine.forward(99, T0, 0, "unknown", 100, T0);
+        List<Integer> touched = new java.util.ArrayList<>();
+        engine.drainTouched(touched::add);
+        assertEquals(List.of(1), touched, "link 1 once, link 0 never");
+        touched.clear();
+        engine.drainTouched(touched::add);
+        assertEquals(List.of(), touched, "forgotten once reported");
+        drain(1, T0, new java.util.ArrayList<>());
+        assertEquals(0, refs.outstanding());
+    }
+
+    @Test
     void theListenerHearsWhatBecameOfEachCommand() {
         List<String> heard = new java.util.ArrayList<>();
         engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.HRT)));

@@ -62,7 +62,18 @@ final class DataPath {
         return engine.forward(variableId, sourceTime, deadline, frame, frame.readableBytes(), clock.nanos());
     }
 
-    /** Sends what each link may send now. */
+    private final java.util.function.IntConsumer drainLink = this::drainLink;
+
+    /** Sends what the links that got new events may send now; pacing timers look after the rest. */
+    void drainTouched() {
+        engine.drainTouched(drainLink);
+    }
+
+    private void drainLink(int index) {
+        links[index].drain();
+    }
+
+    /** Sends what every link may send now: after flow changes, which can free or reorder any link. */
     void drainAll() {
         for (EgressLink l : links) {
             l.drain();
@@ -88,7 +99,7 @@ final class DataPath {
         while ((frame = handoff.poll()) != null) {
             if (++batch == DRAIN_BATCH) {
                 batch = 0;
-                drainAll();
+                drainTouched();
             }
             try {
                 // Validated by the loop that handed it over: read the header fields where they lie.
@@ -101,7 +112,7 @@ final class DataPath {
                 frame.release();
             }
         }
-        drainAll();
+        drainTouched();
     }
 
     /** Applies control-plane changes on the data-path loop. */

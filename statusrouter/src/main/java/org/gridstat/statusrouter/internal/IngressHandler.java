@@ -91,7 +91,7 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
                 counters.dropped(RejectReason.UNKNOWN_VARIABLE);
             } else if (++undrained == DataPath.DRAIN_BATCH) {
                 undrained = 0;
-                dataPath.drainAll();
+                dataPath.drainTouched();
             }
         } else if (!dataPath.handOff(content.retain())) {
             counters.handoffDropped();
@@ -102,7 +102,7 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (undrained > 0) {
             undrained = 0;
-            dataPath.drainAll();
+            dataPath.drainTouched();
         }
         ctx.fireChannelReadComplete();
     }
