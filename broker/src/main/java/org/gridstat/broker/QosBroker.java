@@ -1,53 +1,221 @@
 package org.gridstat.broker;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.gridstat.broker.admission.AdmissionController;
 import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.admission.SubscriptionRequest;
+import org.gridstat.broker.catalog.PublishedVariable;
+import org.gridstat.broker.catalog.VariableCatalog;
 import org.gridstat.broker.control.ControlChannelServer;
+import org.gridstat.broker.control.RouterPresence;
 import org.gridstat.broker.install.FlowPlanner;
+import org.gridstat.broker.store.BrokerState;
+import org.gridstat.broker.store.StateChange;
+import org.gridstat.broker.store.StateJournal;
 import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.VariableId;
 
 /**
- * A QoS broker governing one topology: it admits subscriptions, plans the flows they need in each
- * router and installs them over the control channel; unsubscribing frees the reservations and
- * removes or narrows the flows. Subscribe and unsubscribe are serialised.
+ * A QoS broker governing one topology: it keeps the declared variables, admits subscriptions,
+ * plans the flows they need in each router, records every change in its journal and, once the
+ * change is durable, installs it over the control channel. Decisions are serialised; journal
+ * writes are pipelined, so admissions do not wait for each other's round trip to the store, and
+ * their results complete in order. A journal failure stops the broker: what the store holds is
+ * the truth, and a broker resumed from it takes over.
  */
 public final class QosBroker implements AutoCloseable {
+    private final Topology topology;
     private final AdmissionController admission;
     private final FlowPlanner planner = new FlowPlanner();
+    private final VariableCatalog variables;
+    private final Map<Long, AdmittedSubscription> subscriptions = new TreeMap<>();
+    private final StateJournal journal;
     private final ControlChannelServer control;
+    private final Consumer<Throwable> onJournalFailure;
+    private long nextSubscriptionId = 1;
+    private volatile Throwable failure;
 
+    /** A broker that keeps its state in memory only. */
     public QosBroker(Topology topology, InetSocketAddress controlBind) {
-        this.admission = new AdmissionController(topology);
-        this.control = new ControlChannelServer(controlBind,
-                topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()));
+        this(BrokerState.empty(topology), controlBind, StateJournal.MEMORY_ONLY, RouterPresence.NONE, e -> { });
     }
 
-    /** Admits the subscription and, if admitted, installs its flows in the routers on its paths. */
-    public synchronized AdmissionResult subscribe(SubscriptionRequest request) {
-        AdmissionResult result = admission.admit(request);
-        if (result instanceof AdmissionResult.Admitted admitted) {
-            try {
-                apply(planner.add(request, admitted));
-            } catch (RuntimeException e) {
-                admission.release(request.subscriptionId());
-                throw e;
+    /**
+     * A broker resuming {@code state}: every subscription keeps its paths and every flow its id
+     * and version, so routers resynchronised by it see no change.
+     *
+     * @param onJournalFailure told once if recording a change fails; the broker refuses work from then on
+     */
+    public QosBroker(BrokerState state, InetSocketAddress controlBind, StateJournal journal, RouterPresence presence,
+                     Consumer<Throwable> onJournalFailure) {
+        this.topology = state.topology();
+        this.admission = new AdmissionController(topology);
+        this.variables = new VariableCatalog(topology);
+        this.journal = journal;
+        this.onJournalFailure = onJournalFailure;
+        state.variables().forEach(variables::put);
+        for (AdmittedSubscription s : state.subscriptions()) {
+            admission.restore(s.request(), s.admitted());
+            planner.add(s.request(), s.admitted());
+            subscriptions.put(s.id(), s);
+            nextSubscriptionId = Math.max(nextSubscriptionId, s.id() + 1);
+        }
+        state.flows().forEach((router, flows) -> flows.forEach(f -> planner.adopt(router, f)));
+        this.control = new ControlChannelServer(controlBind,
+                topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence);
+    }
+
+    /**
+     * Declares a published variable; declaring the same again returns the existing one.
+     *
+     * @throws IllegalArgumentException if a field is invalid or the name is taken with other attributes
+     */
+    public CompletableFuture<PublishedVariable> declare(String name, String router, int frameBytes, long intervalNanos,
+                                                        ServiceClass serviceClass, String correlationGroup) {
+        synchronized (this) {
+            checkHealthy();
+            PublishedVariable v = variables.resolve(name, router, frameBytes, intervalNanos, serviceClass, correlationGroup);
+            if (variables.byName(name) != null) {
+                return CompletableFuture.completedFuture(v);
+            }
+            variables.put(v);
+            return record(StateChange.declared(v), List.of()).thenApply(x -> v);
+        }
+    }
+
+    /**
+     * Admits a subscription to a declared variable, delivered at a router over its out-link named
+     * {@code subscriberLink}; on admission its flows are recorded, then installed.
+     */
+    public CompletableFuture<AdmissionResult> subscribe(String variable, String subscriberRouter, String subscriberLink,
+                                                        QosSpec qos) {
+        synchronized (this) {
+            checkHealthy();
+            PublishedVariable v = variables.byName(variable);
+            if (v == null) {
+                return CompletableFuture.completedFuture(new AdmissionResult.Rejected(0,
+                        "no variable '" + variable + "' is declared"));
+            }
+            return admit(request(nextSubscriptionId++, v, subscriberRouter, subscriberLink, qos), v.name());
+        }
+    }
+
+    /** Admits a subscription given in full (variable by id, its ids chosen by the caller). */
+    public AdmissionResult subscribe(SubscriptionRequest request) {
+        CompletableFuture<AdmissionResult> f;
+        synchronized (this) {
+            checkHealthy();
+            nextSubscriptionId = Math.max(nextSubscriptionId, request.subscriptionId() + 1);
+            f = admit(request, "");
+        }
+        return join(f);
+    }
+
+    private AdmissionResult admitNow(SubscriptionRequest request) {
+        return admission.admit(request);
+    }
+
+    private CompletableFuture<AdmissionResult> admit(SubscriptionRequest request, String variableName) {
+        AdmissionResult result = admitNow(request);
+        if (!(result instanceof AdmissionResult.Admitted admitted)) {
+            return CompletableFuture.completedFuture(result);
+        }
+        List<FlowPlanner.Change> changes;
+        try {
+            changes = planner.add(request, admitted);
+        } catch (RuntimeException e) {
+            admission.release(request.subscriptionId());
+            throw e;
+        }
+        AdmittedSubscription s = new AdmittedSubscription(request, variableName, admitted);
+        subscriptions.put(s.id(), s);
+        return record(StateChange.added(s, changes), changes).thenApply(x -> result);
+    }
+
+    /**
+     * Changes a subscription's QoS: it is admitted afresh with the new spec and keeps its old
+     * paths and flows if the new spec cannot be admitted.
+     */
+    public CompletableFuture<AdmissionResult> modify(long subscriptionId, QosSpec qos) {
+        synchronized (this) {
+            checkHealthy();
+            AdmittedSubscription old = subscriptions.get(subscriptionId);
+            if (old == null) {
+                return CompletableFuture.completedFuture(new AdmissionResult.Rejected(subscriptionId,
+                        "no subscription " + subscriptionId));
+            }
+            SubscriptionRequest r = old.request();
+            SubscriptionRequest changed = new SubscriptionRequest(subscriptionId, r.variable(), r.publisherRouter(),
+                    r.subscriberRouter(), r.frameBytes(), qos, r.subscriberLink(), r.publisherIntervalNanos());
+            admission.release(subscriptionId);
+            AdmissionResult result = admission.admit(changed);
+            if (!(result instanceof AdmissionResult.Admitted admitted)) {
+                admission.restore(r, old.admitted());
+                return CompletableFuture.completedFuture(result);
+            }
+            List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
+            AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted);
+            subscriptions.put(subscriptionId, s);
+            return record(StateChange.modified(s, changes), changes).thenApply(x -> result);
+        }
+    }
+
+    /** Frees a subscription's reservations and removes what only it needed; false if unknown. */
+    public CompletableFuture<Boolean> unsubscribeAsync(long subscriptionId) {
+        synchronized (this) {
+            checkHealthy();
+            if (!admission.release(subscriptionId)) {
+                return CompletableFuture.completedFuture(false);
+            }
+            subscriptions.remove(subscriptionId);
+            List<FlowPlanner.Change> changes = planner.remove(subscriptionId);
+            return record(StateChange.removed(subscriptionId, changes), changes).thenApply(x -> true);
+        }
+    }
+
+    public boolean unsubscribe(long subscriptionId) {
+        return join(unsubscribeAsync(subscriptionId));
+    }
+
+    /** Records a change; once durable, sends its flow changes to the routers. Call holding the lock. */
+    private CompletableFuture<Void> record(StateChange change, List<FlowPlanner.Change> flows) {
+        return journal.record(change).whenComplete((x, e) -> {
+            if (e != null) {
+                fail(e);
+            }
+        }).thenRun(() -> apply(flows));
+    }
+
+    private void fail(Throwable e) {
+        boolean first;
+        synchronized (this) {
+            first = failure == null;
+            if (first) {
+                failure = e;
             }
         }
-        return result;
+        if (first) {
+            onJournalFailure.accept(e);
+        }
     }
 
-    /** Frees the subscription's reservations and removes what only it needed; false if unknown. */
-    public synchronized boolean unsubscribe(long subscriptionId) {
-        if (!admission.release(subscriptionId)) {
-            return false;
+    private void checkHealthy() {
+        if (failure != null) {
+            throw new IllegalStateException("broker stopped: recording a change failed: " + failure.getMessage(), failure);
         }
-        apply(planner.remove(subscriptionId));
-        return true;
     }
 
     private void apply(List<FlowPlanner.Change> changes) {
@@ -58,6 +226,41 @@ public final class QosBroker implements AutoCloseable {
                 control.install(c.router(), c.install());
             }
         }
+    }
+
+    private static SubscriptionRequest request(long id, PublishedVariable v, String subscriberRouter, String subscriberLink,
+                                               QosSpec qos) {
+        return new SubscriptionRequest(id, VariableId.of(v.id()), v.router(), subscriberRouter, v.frameBytes(), qos,
+                subscriberLink, v.intervalNanos());
+    }
+
+    private static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public synchronized List<PublishedVariable> variables() {
+        return new ArrayList<>(variables.all());
+    }
+
+    public synchronized List<AdmittedSubscription> subscriptions() {
+        return new ArrayList<>(subscriptions.values());
+    }
+
+    public synchronized AdmittedSubscription subscription(long id) {
+        return subscriptions.get(id);
+    }
+
+    /** Every flow the routers should hold, by router. */
+    public synchronized Map<String, List<InstallFlow>> flows() {
+        return planner.flows();
     }
 
     public InetSocketAddress controlAddress() {

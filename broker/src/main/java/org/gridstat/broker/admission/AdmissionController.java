@@ -96,6 +96,45 @@ public final class AdmissionController {
         return new Admitted(r.subscriptionId(), hops);
     }
 
+    /**
+     * Takes back a subscription admitted earlier (loaded from the broker's store) with the paths it
+     * holds, without searching or checking capacity again: what was admitted stays admitted.
+     *
+     * @throws IllegalArgumentException if a hop names a router or link the topology lacks
+     */
+    public void restore(SubscriptionRequest r, Admitted held) {
+        if (admitted.containsKey(r.subscriptionId())) {
+            throw new IllegalArgumentException("subscription " + r.subscriptionId() + " is already admitted");
+        }
+        RouterNode from = known(r.publisherRouter());
+        RouterNode to = known(r.subscriberRouter());
+        List<List<Link>> paths = new ArrayList<>();
+        for (List<Hop> hops : held.paths()) {
+            List<Link> path = new ArrayList<>();
+            for (Hop h : hops) {
+                if (h.next() != null) {
+                    Link l = topology.link(h.router(), h.next());
+                    if (l == null) {
+                        throw new IllegalArgumentException("subscription " + r.subscriptionId() + ": no link "
+                                + h.router() + "->" + h.next() + " in the topology");
+                    }
+                    path.add(l);
+                }
+            }
+            paths.add(path);
+        }
+        reserve(r, paths, from, +1);
+        this.admitted.put(r.subscriptionId(), new Admission(r, paths, to));
+    }
+
+    private RouterNode known(String id) {
+        RouterNode n = topology.router(id);
+        if (n == null) {
+            throw new IllegalArgumentException("no router '" + id + "' in the topology");
+        }
+        return n;
+    }
+
     /** Frees a subscription's reservations; returns whether it was admitted. */
     public boolean release(long subscriptionId) {
         Admission a = admitted.remove(subscriptionId);

@@ -54,10 +54,27 @@ public final class ControlChannelServer implements AutoCloseable {
     /** Per router: sequence numbers sent and not yet acknowledged. */
     private final Map<String, Set<Long>> unacked = new ConcurrentHashMap<>();
     private final List<String> refusals = new CopyOnWriteArrayList<>();
+    private final RouterPresence presence;
 
     public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters) {
+        this(bind, knownRouters, Map.of(), RouterPresence.NONE);
+    }
+
+    /**
+     * Starts with the flows each router already holds (a broker resuming its state), so the first
+     * resynchronisation of every router sends them all; {@code presence} hears of sessions.
+     */
+    public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters,
+                                Map<String, List<ControlMessage.InstallFlow>> initial, RouterPresence presence) {
         this.knownRouters = Set.copyOf(knownRouters);
+        this.presence = presence;
+        initial.forEach((router, flows) -> {
+            requireKnown(router);
+            Map<Long, ControlMessage.InstallFlow> m = desired.computeIfAbsent(router, r -> new ConcurrentHashMap<>());
+            flows.forEach(f -> m.put(f.spec().flowId(), f));
+        });
         this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .option(io.netty.channel.ChannelOption.SO_REUSEADDR, true)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {
@@ -183,14 +200,15 @@ public final class ControlChannelServer implements AutoCloseable {
                 send(router, ch, flow);
             }
             send(router, ch, new ControlMessage.SyncEnd());
+            presence.connected(router, String.valueOf(ch.remoteAddress()));
             LOG.info("router {} connected from {}; resynchronised {} flow(s)", router, ch.remoteAddress(), flows.size());
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             String router = ctx.channel().attr(ROUTER).get();
-            if (router != null) {
-                sessions.remove(router, ctx.channel());
+            if (router != null && sessions.remove(router, ctx.channel())) {
+                presence.disconnected(router);
             }
         }
 

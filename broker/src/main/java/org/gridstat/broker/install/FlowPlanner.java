@@ -40,6 +40,11 @@ public final class FlowPlanner {
         public boolean isRemoval() {
             return install == null;
         }
+
+        /** A flow installed for the first time (every flow starts at version 1). */
+        public boolean isNewFlow() {
+            return install != null && install.version() == 1;
+        }
     }
 
     /** Adds an admitted subscription; returns the flows to install or change. */
@@ -47,6 +52,37 @@ public final class FlowPlanner {
         if (bySubscription.containsKey(request.subscriptionId())) {
             throw new IllegalArgumentException("subscription " + request.subscriptionId() + " is planned already");
         }
+        return replan(addUses(request, admitted));
+    }
+
+    /** Removes a subscription; returns the flows to change or remove. */
+    public List<Change> remove(long subscriptionId) {
+        return replan(removeUses(subscriptionId));
+    }
+
+    /**
+     * Replaces a subscription's request and paths in one step: flows both use are changed in
+     * place (same id, next version) rather than removed and installed again.
+     */
+    public List<Change> replace(SubscriptionRequest request, Admitted admitted) {
+        List<FlowKey> keys = new ArrayList<>(removeUses(request.subscriptionId()));
+        keys.addAll(addUses(request, admitted));
+        return replan(keys);
+    }
+
+    /**
+     * Takes over flows installed earlier (loaded from the broker's store) after their subscriptions
+     * were added again: each keeps its id and version, so routers resynchronised with them see no
+     * change.
+     */
+    public void adopt(String router, InstallFlow flow) {
+        FlowKey key = new FlowKey(router, flow.link(), flow.variableId());
+        flowIds.put(key, flow.spec().flowId());
+        current.put(key, flow);
+        nextFlowId = Math.max(nextFlowId, flow.spec().flowId() + 1);
+    }
+
+    private List<FlowKey> addUses(SubscriptionRequest request, Admitted admitted) {
         if (request.subscriberLink().isEmpty()) {
             throw new IllegalArgumentException("subscription " + request.subscriptionId() + " names no subscriber link");
         }
@@ -62,11 +98,10 @@ public final class FlowPlanner {
             }
         }
         bySubscription.put(request.subscriptionId(), keys);
-        return replan(keys);
+        return keys;
     }
 
-    /** Removes a subscription; returns the flows to change or remove. */
-    public List<Change> remove(long subscriptionId) {
+    private List<FlowKey> removeUses(long subscriptionId) {
         List<FlowKey> keys = bySubscription.remove(subscriptionId);
         if (keys == null) {
             return List.of();
@@ -80,7 +115,16 @@ public final class FlowPlanner {
                 }
             }
         }
-        return replan(keys);
+        return keys;
+    }
+
+    /** Every flow planned, by router. */
+    public Map<String, List<InstallFlow>> flows() {
+        Map<String, List<InstallFlow>> out = new java.util.TreeMap<>();
+        for (Map.Entry<FlowKey, InstallFlow> e : current.entrySet()) {
+            out.computeIfAbsent(e.getKey().router(), r -> new ArrayList<>()).add(e.getValue());
+        }
+        return out;
     }
 
     /** The flows a router must hold now: what the broker resends when the router says Hello. */

@@ -18,6 +18,7 @@ public final class Topology {
     private final Map<String, RouterNode> byId;
     private final List<Link> links;
     private final List<List<Link>> outgoing;
+    private final Map<String, Link> byName;
 
     private Topology(List<RouterNode> routers, List<Link> links) {
         this.routers = List.copyOf(routers);
@@ -35,6 +36,25 @@ public final class Topology {
             out.get(l.from().index()).add(l);
         }
         this.outgoing = out.stream().map(List::copyOf).toList();
+        Map<String, Link> names = new LinkedHashMap<>();
+        for (Link l : links) {
+            names.put(l.name(), l);
+        }
+        this.byName = Collections.unmodifiableMap(names);
+    }
+
+    /**
+     * Parses topology text in the file format; {@code source} names it in error messages.
+     *
+     * @throws IllegalArgumentException naming the source and line of the first problem
+     */
+    public static Topology parse(String text, String source) {
+        return TopologyFile.parse(new java.io.StringReader(text), source);
+    }
+
+    /** This topology in the file format; {@link #parse} of the text gives an equal topology. */
+    public String toText() {
+        return TopologyFile.format(this);
     }
 
     /**
@@ -65,6 +85,11 @@ public final class Topology {
     /** The router with this id, or {@code null}. */
     public RouterNode router(String id) {
         return byId.get(id);
+    }
+
+    /** The link from one router to another, or {@code null}. */
+    public Link link(String from, String to) {
+        return byName.get(from + "->" + to);
     }
 
     public List<Link> outgoing(RouterNode r) {

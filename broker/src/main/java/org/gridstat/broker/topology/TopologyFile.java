@@ -150,6 +150,39 @@ final class TopologyFile {
         }
     }
 
+    /** Writes a topology in this format, every link one direction, durations in nanoseconds. */
+    static String format(Topology t) {
+        List<Map<String, Object>> routers = new java.util.ArrayList<>();
+        for (RouterNode r : t.routers()) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("id", r.id());
+            m.put("capacity", r.forwardingCapacity());
+            m.put("queueing", r.queueingBudgetNanos() + "ns");
+            if (!r.cloud().isEmpty()) {
+                m.put("cloud", r.cloud());
+            }
+            routers.add(m);
+        }
+        List<Map<String, Object>> links = new java.util.ArrayList<>();
+        for (Link l : t.links()) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("from", l.from().id());
+            m.put("to", l.to().id());
+            m.put("bandwidth", l.bandwidth());
+            m.put("delay", l.delayNanos() + "ns");
+            m.put("hrt", l.sharePercent().getOrDefault(ServiceClass.HRT, 0));
+            m.put("lrt", l.sharePercent().getOrDefault(ServiceClass.LRT, 0));
+            m.put("be", l.sharePercent().getOrDefault(ServiceClass.BE, 0));
+            links.add(m);
+        }
+        Map<String, Object> root = new java.util.LinkedHashMap<>();
+        root.put("routers", routers);
+        root.put("links", links);
+        org.yaml.snakeyaml.DumperOptions o = new org.yaml.snakeyaml.DumperOptions();
+        o.setDefaultFlowStyle(org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
+        return new Yaml(o).dump(root);
+    }
+
     private IllegalArgumentException error(Node n, String why) {
         return new IllegalArgumentException(source + " line " + (n.getStartMark().getLine() + 1) + ": " + why);
     }

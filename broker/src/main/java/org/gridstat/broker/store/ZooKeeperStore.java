@@ -1,0 +1,246 @@
+package org.gridstat.broker.store;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.gridstat.broker.admission.AdmittedSubscription;
+import org.gridstat.broker.catalog.PublishedVariable;
+import org.gridstat.broker.control.RouterPresence;
+import org.gridstat.broker.install.FlowPlanner;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's state in ZooKeeper, under one root (layout in {@code docs/broker-state.md}):
+ * {@code topology}, {@code variables/<id>}, {@code subscriptions/<id>}, {@code flows/<flowId>},
+ * ephemeral {@code routers/<id>} for the routers connected to the leader, {@code election} for the
+ * replicas' leader latch and {@code epoch}, whose version fences out a deposed leader: every change
+ * is one transaction that first checks the epoch its leader claimed.
+ */
+public final class ZooKeeperStore implements RouterPresence {
+    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperStore.class);
+
+    private final CuratorFramework zk;
+    private final String root;
+
+    public ZooKeeperStore(CuratorFramework zk, String root) {
+        if (!root.startsWith("/") || root.endsWith("/") && root.length() > 1) {
+            throw new IllegalArgumentException("ZooKeeper root must be an absolute path without a trailing '/': " + root);
+        }
+        this.zk = zk;
+        this.root = root;
+    }
+
+    public String root() {
+        return root;
+    }
+
+    public String electionPath() {
+        return root + "/election";
+    }
+
+    /** Creates the layout's folders where missing. */
+    public void ensureLayout() throws Exception {
+        for (String p : List.of("variables", "subscriptions", "flows", "routers", "election")) {
+            zk.createContainers(root + "/" + p);
+        }
+        if (zk.checkExists().forPath(root + "/epoch") == null) {
+            try {
+                zk.create().forPath(root + "/epoch", new byte[0]);
+            } catch (KeeperException.NodeExistsException raced) {
+                // another replica created it first
+            }
+        }
+    }
+
+    /** The stored topology's text, if one was stored. */
+    public Optional<String> topologyText() throws Exception {
+        if (zk.checkExists().forPath(root + "/topology") == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new String(zk.getData().forPath(root + "/topology"), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The topology to govern: the stored one, or {@code given} stored now if none is. A given
+     * topology that differs from the stored one is refused, so two replicas never govern
+     * different networks.
+     *
+     * @throws IllegalStateException if neither exists or they differ
+     */
+    public Topology topology(Topology given) throws Exception {
+        Optional<String> stored = topologyText();
+        if (stored.isEmpty()) {
+            if (given == null) {
+                throw new IllegalStateException("ZooKeeper holds no topology under " + root + " and none was given");
+            }
+            try {
+                zk.create().forPath(root + "/topology", given.toText().getBytes(StandardCharsets.UTF_8));
+                return given;
+            } catch (KeeperException.NodeExistsException raced) {
+                return topology(given);
+            }
+        }
+        Topology t = Topology.parse(stored.get(), "ZooKeeper " + root + "/topology");
+        if (given != null && !given.toText().equals(stored.get())) {
+            throw new IllegalStateException("the topology given differs from the one ZooKeeper holds under " + root
+                    + "; start without a topology file to use the stored one, or use another root");
+        }
+        return t;
+    }
+
+    /**
+     * Claims the next leadership epoch; changes recorded under it fail once another replica has
+     * claimed a later one.
+     */
+    public int claimEpoch() throws Exception {
+        Stat stat = zk.setData().forPath(root + "/epoch", new byte[0]);
+        return stat.getVersion();
+    }
+
+    /** Reads everything a resuming leader needs. */
+    public BrokerState load(Topology topology) throws Exception {
+        List<PublishedVariable> variables = new ArrayList<>();
+        for (byte[] d : children("variables")) {
+            variables.add(StateJson.decodeVariable(d));
+        }
+        List<AdmittedSubscription> subscriptions = new ArrayList<>();
+        for (byte[] d : children("subscriptions")) {
+            subscriptions.add(StateJson.decodeSubscription(d));
+        }
+        subscriptions.sort(Comparator.comparingLong(AdmittedSubscription::id));
+        Map<String, List<InstallFlow>> flows = new TreeMap<>();
+        for (byte[] d : children("flows")) {
+            StateJson.RouterFlow f = StateJson.decodeFlow(d);
+            flows.computeIfAbsent(f.router(), r -> new ArrayList<>()).add(f.flow());
+        }
+        return new BrokerState(topology, variables, subscriptions, flows);
+    }
+
+    private List<byte[]> children(String folder) throws Exception {
+        List<byte[]> out = new ArrayList<>();
+        String parent = root + "/" + folder;
+        for (String child : zk.getChildren().forPath(parent)) {
+            out.add(zk.getData().forPath(parent + "/" + child));
+        }
+        return out;
+    }
+
+    /** A journal that records changes under a claimed epoch, each as one transaction. */
+    public StateJournal journal(int epoch) {
+        return change -> commit(epoch, change);
+    }
+
+    private CompletableFuture<Void> commit(int epoch, StateChange change) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            List<CuratorOp> ops = new ArrayList<>();
+            ops.add(zk.transactionOp().check().withVersion(epoch).forPath(root + "/epoch"));
+            if (change.variable() != null) {
+                ops.add(zk.transactionOp().create().forPath(path("variables", change.variable().id()),
+                        StateJson.encode(change.variable())));
+            }
+            AdmittedSubscription s = change.putSubscription();
+            if (s != null) {
+                String p = path("subscriptions", s.id());
+                ops.add(change.newSubscription() ? zk.transactionOp().create().forPath(p, StateJson.encode(s))
+                        : zk.transactionOp().setData().forPath(p, StateJson.encode(s)));
+            }
+            if (change.removedSubscription() != 0) {
+                ops.add(zk.transactionOp().delete().forPath(path("subscriptions", change.removedSubscription())));
+            }
+            for (FlowPlanner.Change f : change.flows()) {
+                if (f.isRemoval()) {
+                    ops.add(zk.transactionOp().delete().forPath(path("flows", f.removeFlowId())));
+                } else {
+                    String p = path("flows", f.install().spec().flowId());
+                    byte[] json = StateJson.encode(f.router(), f.install());
+                    ops.add(f.isNewFlow() ? zk.transactionOp().create().forPath(p, json)
+                            : zk.transactionOp().setData().forPath(p, json));
+                }
+            }
+            zk.transaction().inBackground((client, event) -> {
+                if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
+                    done.complete(null);
+                } else {
+                    done.completeExceptionally(failure(event.getResultCode(), event.getOpResults()));
+                }
+            }).forOperations(ops);
+        } catch (Exception e) {
+            done.completeExceptionally(e);
+        }
+        return done;
+    }
+
+    private static Exception failure(int code, List<CuratorTransactionResult> results) {
+        String where = "";
+        if (results != null) {
+            for (CuratorTransactionResult r : results) {
+                if (r.getError() != 0 && r.getError() != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
+                    where = " at " + r.getForPath() + " (" + KeeperException.Code.get(r.getError()) + ")";
+                    if (r.getForPath().endsWith("/epoch")) {
+                        where = ": another replica has claimed leadership";
+                    }
+                    break;
+                }
+            }
+        }
+        return new IllegalStateException("ZooKeeper transaction failed" + where + ", "
+                + KeeperException.Code.get(code));
+    }
+
+    private String path(String folder, long id) {
+        return root + "/" + folder + "/" + id;
+    }
+
+    @Override
+    public void connected(String router, String peer) {
+        String p = root + "/routers/" + URLEncoder.encode(router, StandardCharsets.UTF_8);
+        byte[] data = StateJson.write(Map.of("router", router, "peer", peer, "since", System.currentTimeMillis()));
+        try {
+            // a crashed leader's node lingers until its session expires: replace it
+            zk.delete().quietly().inBackground().forPath(p);
+            zk.create().withMode(CreateMode.EPHEMERAL).inBackground((c, e) -> {
+                if (e.getResultCode() != 0) {
+                    LOG.warn("cannot register router {} at {}: {}", router, p, KeeperException.Code.get(e.getResultCode()));
+                }
+            }).forPath(p, data);
+        } catch (Exception e) {
+            LOG.warn("cannot register router {}: {}", router, e.toString());
+        }
+    }
+
+    @Override
+    public void disconnected(String router) {
+        try {
+            zk.delete().quietly().inBackground().forPath(root + "/routers/" + URLEncoder.encode(router, StandardCharsets.UTF_8));
+        } catch (Exception e) {
+            LOG.warn("cannot unregister router {}: {}", router, e.toString());
+        }
+    }
+
+    /** The routers registered as connected to the leader. */
+    public List<String> registeredRouters() throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String c : zk.getChildren().forPath(root + "/routers")) {
+            out.add(URLDecoder.decode(c, StandardCharsets.UTF_8));
+        }
+        out.sort(null);
+        return out;
+    }
+}

@@ -1,0 +1,142 @@
+package org.gridstat.broker;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.admission.AdmittedSubscription;
+import org.gridstat.broker.store.StateChange;
+import org.gridstat.broker.store.ZooKeeperFixture;
+import org.gridstat.broker.store.ZooKeeperStore;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.ServiceClass;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two broker replicas on an embedded ZooKeeper: state kept there, leadership handed over intact. */
+class BrokerReplicaTest {
+    private static final long MS = 1_000_000L;
+    private static final long SIXTY_HZ = 16_666_667L;
+    /** (260 + 28) bytes at 60 Hz. */
+    private static final long NEED = 288 * 60;
+
+    @TempDir
+    Path dir;
+
+    /** A line a-b-c plus a detour a-d-c whose a->d HRT share holds exactly three 60 Hz streams. */
+    private static Topology topology() {
+        return Topology.builder().router("a", 100_000).router("b", 100_000).router("c", 100_000).router("d", 100_000)
+                .between("a", "b", 12_500_000, MS, Topology.Builder.defaultShares())
+                .between("b", "c", 12_500_000, MS, Topology.Builder.defaultShares())
+                .between("a", "d", 2 * 3 * NEED, MS, Topology.Builder.defaultShares())
+                .between("d", "c", 12_500_000, MS, Topology.Builder.defaultShares()).build();
+    }
+
+    private static QosSpec twoPaths() {
+        return QosSpec.builder().rateHz(60).latencyBound(Duration.ofMillis(50)).paths(2)
+                .serviceClass(ServiceClass.HRT).build();
+    }
+
+    private static BrokerReplica replica(CuratorFramework zk, String id, Topology t) throws Exception {
+        BrokerReplica r = new BrokerReplica(zk, "/gridstat", new BrokerReplica.Settings(id,
+                new InetSocketAddress("127.0.0.1", 0), "http://" + id + ".example:8080"), t);
+        r.start();
+        return r;
+    }
+
+    private static void awaitLeader(BrokerReplica r) throws InterruptedException {
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (!r.isLeader()) {
+            assertTrue(System.nanoTime() < end, "replica leads within 20 s");
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void standbyTakesOverWithEverySubscriptionFlowAndReservationIntact() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            BrokerReplica first = replica(zk.client(), "one", topology());
+            awaitLeader(first);
+            BrokerReplica second = replica(zk.client(), "two", null); // reads the topology from ZooKeeper
+            assertFalse(second.isLeader());
+            NotLeaderException standby = assertThrows(NotLeaderException.class, second::leading);
+            assertEquals("http://one.example:8080", standby.leaderApi());
+
+            QosBroker leader = first.leading();
+            for (int i = 0; i < 3; i++) {
+                leader.declare("sub1/pmu" + i + "/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+                AdmissionResult r = leader.subscribe("sub1/pmu" + i + "/freq", "c", "cc", twoPaths()).join();
+                assertInstanceOf(AdmissionResult.Admitted.class, r, r.toString());
+            }
+            // a fourth 2-path stream no longer fits the detour's first link
+            leader.declare("sub1/pmu3/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            AdmissionResult full = leader.subscribe("sub1/pmu3/freq", "c", "cc", twoPaths()).join();
+            String reason = assertInstanceOf(AdmissionResult.Rejected.class, full).reason();
+            assertTrue(reason.startsWith("link a->d class HRT"), reason);
+            assertTrue(leader.unsubscribe(2));
+            AdmissionResult again = leader.subscribe("sub1/pmu1/freq", "c", "cc", twoPaths()).join();
+            assertInstanceOf(AdmissionResult.Admitted.class, again);
+
+            List<AdmittedSubscription> before = leader.subscriptions();
+            var flowsBefore = leader.flows();
+            assertEquals(List.of(1L, 3L, 5L), before.stream().map(AdmittedSubscription::id).toList());
+
+            first.close();
+            awaitLeader(second);
+            QosBroker resumed = second.leading();
+            assertEquals(before, resumed.subscriptions(), "same subscriptions, requests and paths");
+            assertEquals(flowsBefore, resumed.flows(), "same flows with the same ids and versions");
+            assertEquals(4, resumed.variables().size());
+            assertTrue(second.lastTakeoverMillis() >= 0);
+
+            // reservations came back too: the detour is still full, and freeing one makes room again
+            AdmissionResult stillFull = resumed.subscribe("sub1/pmu3/freq", "c", "cc", twoPaths()).join();
+            assertTrue(assertInstanceOf(AdmissionResult.Rejected.class, stillFull).reason().startsWith("link a->d class HRT"));
+            assertTrue(resumed.unsubscribe(1));
+            AdmissionResult admitted = resumed.subscribe("sub1/pmu3/freq", "c", "cc", twoPaths()).join();
+            AdmissionResult.Admitted a = assertInstanceOf(AdmissionResult.Admitted.class, admitted);
+            assertEquals(7, a.subscriptionId(), "ids continue after the highest stored one (4 and 6 were rejected tries)");
+            second.close();
+        }
+    }
+
+    @Test
+    void aDeposedLeadersChangesAreFencedOut() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/fence");
+            store.ensureLayout();
+            store.topology(topology());
+            int old = store.claimEpoch();
+            int current = store.claimEpoch();
+            assertTrue(current > old);
+            var v = new org.gridstat.broker.catalog.PublishedVariable("x/y", 1, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> store.journal(old).record(StateChange.declared(v)).join());
+            assertTrue(e.getCause().getMessage().contains("another replica has claimed leadership"), e.getCause().getMessage());
+            assertTrue(store.load(topology()).variables().isEmpty(), "nothing of the fenced change was written");
+            store.journal(current).record(StateChange.declared(v)).join();
+            assertEquals(List.of(v), store.load(topology()).variables());
+        }
+    }
+
+    @Test
+    void aTopologyThatDiffersFromTheStoredOneIsRefused() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/topo");
+            store.ensureLayout();
+            assertEquals(topology().toText(), store.topology(topology()).toText());
+            Topology other = Topology.builder().router("a", 1).build();
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> store.topology(other));
+            assertTrue(e.getMessage().contains("differs from the one ZooKeeper holds under /topo"), e.getMessage());
+            IllegalStateException none = assertThrows(IllegalStateException.class,
+                    () -> new ZooKeeperStore(zk.client(), "/empty").topology(null));
+            assertTrue(none.getMessage().contains("holds no topology under /empty"), none.getMessage());
+        }
+    }
+}
