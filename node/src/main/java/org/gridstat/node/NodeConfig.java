@@ -59,8 +59,13 @@ public final class NodeConfig {
         public List<RouteEntry> routes = new ArrayList<>();
         /** Publishers' source addresses (host:port), read on connected sockets of their own (epoll). */
         public List<String> upstream = new ArrayList<>();
-        /** The broker's control address (host:port); absent: flows come from this file only. */
+        /**
+         * The broker replicas' control addresses (host:port, comma-separated; routers follow the
+         * leader); absent: flows come from this file only.
+         */
         public String broker = "";
+        /** How often the broker's flows' statistics are reported to it, ms; 0: never. */
+        public long reportPeriodMs = 1000;
         public long estimatorPeriodMs = 1000;
         public double estimatorWeight = 0.5;
         public int maxFlowsPerLink = 1024;
@@ -135,6 +140,7 @@ public final class NodeConfig {
         r.put("flows", keyValueLines(router.flows, "statusRouter.flows"));
         r.put("upstream", router.upstream.toArray(new String[0]));
         r.put("broker.address", router.broker);
+        r.put("report.period.ms", router.reportPeriodMs);
         r.put("estimator.period.ms", router.estimatorPeriodMs);
         r.put("estimator.weight", router.estimatorWeight);
         r.put("max.flows.per.link", router.maxFlowsPerLink);

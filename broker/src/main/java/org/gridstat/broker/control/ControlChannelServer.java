@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.gridstat.core.control.ControlCodec;
@@ -53,8 +52,10 @@ public final class ControlChannelServer implements AutoCloseable {
     private final Map<String, Channel> sessions = new ConcurrentHashMap<>();
     /** Per router: sequence numbers sent and not yet acknowledged. */
     private final Map<String, Set<Long>> unacked = new ConcurrentHashMap<>();
-    private final List<String> refusals = new CopyOnWriteArrayList<>();
+    private final AlarmLog alarms = new AlarmLog(1000);
+    private final FlowReports reports = new FlowReports();
     private final RouterPresence presence;
+    private volatile boolean closing;
 
     public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters) {
         this(bind, knownRouters, Map.of(), RouterPresence.NONE);
@@ -125,7 +126,17 @@ public final class ControlChannelServer implements AutoCloseable {
 
     /** Refusals heard from routers and protocol errors of peers, most recent last. */
     public List<String> refusals() {
-        return List.copyOf(refusals);
+        return alarms.recent().stream().map(a -> a.source() + ": " + a.message()).toList();
+    }
+
+    /** The routers' latest statistics of their flows. */
+    public FlowReports reports() {
+        return reports;
+    }
+
+    /** Refusals, protocol errors and lost routers, bounded. */
+    public AlarmLog alarms() {
+        return alarms;
     }
 
     private void requireKnown(String router) {
@@ -141,7 +152,7 @@ public final class ControlChannelServer implements AutoCloseable {
     }
 
     private void refuse(ChannelHandlerContext ctx, long seq, String why) {
-        refusals.add(ctx.channel().remoteAddress() + ": " + why);
+        alarms.raise(String.valueOf(ctx.channel().remoteAddress()), why);
         LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), why);
         ctx.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(sequence.incrementAndGet(),
                 new ControlMessage.Nack(seq, why)))).addListener(ChannelFutureListener.CLOSE);
@@ -179,8 +190,13 @@ public final class ControlChannelServer implements AutoCloseable {
                 if (s != null) {
                     s.remove(nack.sequence());
                 }
-                refusals.add(router + " refused #" + nack.sequence() + ": " + nack.reason());
+                alarms.raise(router, "refused #" + nack.sequence() + ": " + nack.reason());
                 LOG.warn("router {} refused #{}: {}", router, nack.sequence(), nack.reason());
+            } else if (m instanceof ControlMessage.FlowReport report) {
+                int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()));
+                if (ignored > 0) {
+                    LOG.debug("router {} reported {} flow(s) the broker did not install", router, ignored);
+                }
             } else {
                 refuse(ctx, f.sequence(), "a router may not send " + m.getClass().getSimpleName());
             }
@@ -209,12 +225,15 @@ public final class ControlChannelServer implements AutoCloseable {
             String router = ctx.channel().attr(ROUTER).get();
             if (router != null && sessions.remove(router, ctx.channel())) {
                 presence.disconnected(router);
+                if (!closing) {
+                    alarms.raise(router, "control session lost");
+                }
             }
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            refusals.add(ctx.channel().remoteAddress() + ": " + cause);
+            alarms.raise(String.valueOf(ctx.channel().remoteAddress()), cause.toString());
             LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), cause.toString());
             ctx.close();
         }
@@ -222,6 +241,7 @@ public final class ControlChannelServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         server.close().syncUninterruptibly();
         sessions.values().forEach(Channel::close);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

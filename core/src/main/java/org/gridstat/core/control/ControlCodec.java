@@ -9,6 +9,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.gridstat.core.control.ControlFrame.Reject;
 import org.gridstat.core.control.ControlMessage.Ack;
+import org.gridstat.core.control.ControlMessage.FlowReport;
+import org.gridstat.core.control.ControlMessage.FlowSample;
 import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.control.ControlMessage.Nack;
@@ -32,6 +34,9 @@ import org.gridstat.core.sched.FlowSpec;
  * SyncEnd      4: (nothing)
  * Ack          5: u64 acknowledged sequence
  * Nack         6: u64 refused sequence | string reason
+ * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
+ *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
+ *                 f64 arrival rate | f64 departure rate)
  * </pre>
  *
  * Decoding checks every length against what is left and every value against its domain; a body
@@ -51,6 +56,7 @@ public final class ControlCodec {
     private static final int SYNC_END = 4;
     private static final int ACK = 5;
     private static final int NACK = 6;
+    private static final int FLOW_REPORT = 7;
 
     private ControlCodec() {
     }
@@ -89,6 +95,13 @@ public final class ControlCodec {
         } else if (m instanceof Nack n) {
             b.put((byte) NACK).putLong(sequence).putLong(n.sequence());
             string(b, n.reason().length() > MAX_STRING / 4 ? n.reason().substring(0, MAX_STRING / 4) : n.reason());
+        } else if (m instanceof FlowReport r) {
+            b.put((byte) FLOW_REPORT).putLong(sequence).putLong(r.timeMillis()).putShort((short) r.flows().size());
+            for (FlowSample f : r.flows()) {
+                b.putLong(f.flowId()).putLong(f.eventsSent()).putLong(f.bytesSent()).putLong(f.overflowDrops())
+                        .putLong(f.deadlineMisses()).putLong(f.backlog()).putDouble(f.arrivalRate())
+                        .putDouble(f.departureRate());
+            }
         }
         int length = b.position() - LENGTH_PREFIX;
         b.putInt(0, length);
@@ -143,6 +156,9 @@ public final class ControlCodec {
                 case NACK:
                     m = new Nack(b.getLong(), string(b));
                     break;
+                case FLOW_REPORT:
+                    m = report(b);
+                    break;
                 default:
                     return ControlFrame.refused(Reject.UNKNOWN_TYPE, "message type " + type);
             }
@@ -155,6 +171,23 @@ public final class ControlCodec {
         } catch (IllegalArgumentException e) {
             return ControlFrame.refused(Reject.BAD_FIELD, e.getMessage());
         }
+    }
+
+    private static FlowReport report(ByteBuffer b) {
+        long time = b.getLong();
+        int n = b.getShort() & 0xFFFF;
+        if (n > FlowReport.MAX_SAMPLES) {
+            throw new IllegalArgumentException(n + " samples, at most " + FlowReport.MAX_SAMPLES);
+        }
+        if (time < 0) {
+            throw new IllegalArgumentException("report time " + time + " is negative");
+        }
+        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 64 + 1));
+        for (int i = 0; i < n; i++) {
+            samples.add(new FlowSample(b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(),
+                    b.getDouble(), b.getDouble()));
+        }
+        return new FlowReport(time, samples);
     }
 
     private static InstallFlow install(ByteBuffer b) {

@@ -67,4 +67,37 @@ public sealed interface ControlMessage {
             Objects.requireNonNull(reason, "reason");
         }
     }
+
+    /**
+     * A router's periodic statistics of the flows the broker installed in it: at a time (ms since
+     * 1970) and per flow. Not acknowledged; the next report supersedes it.
+     */
+    record FlowReport(long timeMillis, java.util.List<FlowSample> flows) implements ControlMessage {
+        /** Most samples in one report; a router with more flows sends several. */
+        public static final int MAX_SAMPLES = 512;
+
+        public FlowReport {
+            flows = java.util.List.copyOf(flows);
+            if (flows.size() > MAX_SAMPLES) {
+                throw new IllegalArgumentException(flows.size() + " samples in one report, at most " + MAX_SAMPLES);
+            }
+        }
+    }
+
+    /**
+     * One flow's counters since it was installed (events and bytes sent, overflow drops, deadline
+     * misses), its backlog, and its EWMA arrival and departure rates in events per second.
+     */
+    record FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
+                      double arrivalRate, double departureRate) {
+        public FlowSample {
+            if (eventsSent < 0 || bytesSent < 0 || overflowDrops < 0 || deadlineMisses < 0 || backlog < 0) {
+                throw new IllegalArgumentException("flow " + flowId + ": counters must not be negative");
+            }
+            if (!(arrivalRate >= 0) || !(departureRate >= 0) || Double.isInfinite(arrivalRate)
+                    || Double.isInfinite(departureRate)) {
+                throw new IllegalArgumentException("flow " + flowId + ": rates must be finite and not negative");
+            }
+        }
+    }
 }

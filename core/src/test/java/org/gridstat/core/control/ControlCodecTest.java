@@ -8,6 +8,8 @@ import org.gridstat.core.control.ControlFrame.Reject;
 import org.gridstat.core.control.ControlMessage.Ack;
 import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.control.ControlMessage.FlowReport;
+import org.gridstat.core.control.ControlMessage.FlowSample;
 import org.gridstat.core.control.ControlMessage.Nack;
 import org.gridstat.core.control.ControlMessage.RemoveFlow;
 import org.gridstat.core.control.ControlMessage.SyncEnd;
@@ -28,7 +30,7 @@ class ControlCodecTest {
     @Test
     void everyMessageRoundTrips() {
         List<ControlMessage> all = List.of(new Hello("router-7/α"), INSTALL, new RemoveFlow(7, 4), new SyncEnd(),
-                new Ack(99), new Nack(100, "link r9 does not exist"));
+                new Ack(99), new Nack(100, "link r9 does not exist"), REPORT, new FlowReport(5, List.of()));
         long seq = 1;
         for (ControlMessage m : all) {
             ControlFrame f = roundTrip(seq, m);
@@ -37,6 +39,30 @@ class ControlCodecTest {
             assertEquals(m, f.message());
             seq++;
         }
+    }
+
+    private static final FlowReport REPORT = new FlowReport(1_790_000_000_000L, List.of(
+            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5), new FlowSample(8, 0, 0, 0, 0, 0, 0.0, 0.0)));
+
+    @Test
+    void reportsKeepEverySampleAndRefuseImpossibleValues() {
+        FlowReport r = (FlowReport) roundTrip(3, REPORT).message();
+        assertEquals(REPORT, r);
+        assertEquals(59.5, r.flows().get(0).departureRate());
+
+        byte[] negative = ControlCodec.encode(1, REPORT);
+        ByteBuffer.wrap(negative).putLong(4 + 10 + 8 + 2 + 8, -1); // first sample's events sent
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(negative, 4, negative.length - 4)).detail()
+                .contains("must not be negative"));
+        byte[] nan = ControlCodec.encode(1, REPORT);
+        ByteBuffer.wrap(nan).putDouble(4 + 10 + 8 + 2 + 6 * 8, Double.NaN); // first sample's arrival rate
+        assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(nan, 4, nan.length - 4));
+        byte[] many = ControlCodec.encode(1, REPORT);
+        ByteBuffer.wrap(many).putShort(4 + 10 + 8, (short) 60_000); // a count far beyond the limit and the body
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(many, 4, many.length - 4)).detail().contains("at most 512"));
+        byte[] more = ControlCodec.encode(1, REPORT);
+        ByteBuffer.wrap(more).putShort(4 + 10 + 8, (short) 3); // one sample more than the body holds
+        assertReject(Reject.TRUNCATED, ByteBuffer.wrap(more, 4, more.length - 4));
     }
 
     @Test

@@ -38,10 +38,15 @@ import org.slf4j.LoggerFactory;
  */
 final class ControlChannelClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannelClient.class);
-    private static final long MAX_BACKOFF_MS = 10_000;
+    /** Short enough that a standby broker taking over is found within seconds. */
+    private static final long MAX_BACKOFF_MS = 2_000;
 
     private final String nodeId;
-    private final InetSocketAddress broker;
+    /** The broker replicas, tried in turn: only the leader listens. */
+    private final List<InetSocketAddress> brokers;
+    private final long reportPeriodMs;
+    private int next;
+    private volatile InetSocketAddress broker;
     private final DataPlane dataPlane;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
             new DefaultThreadFactory("gridstat-control", true), NioIoHandler.newFactory());
@@ -53,14 +58,51 @@ final class ControlChannelClient implements AutoCloseable {
     private volatile Channel channel;
     private long backoffMs = 100;
 
-    ControlChannelClient(String nodeId, InetSocketAddress broker, DataPlane dataPlane) {
+    /**
+     * @param reportPeriodMs how often the broker's flows' statistics are reported; 0: never
+     */
+    ControlChannelClient(String nodeId, List<InetSocketAddress> brokers, DataPlane dataPlane, long reportPeriodMs) {
+        if (brokers.isEmpty()) {
+            throw new IllegalArgumentException("no broker address");
+        }
         this.nodeId = nodeId;
-        this.broker = broker;
+        this.brokers = List.copyOf(brokers);
         this.dataPlane = dataPlane;
+        this.reportPeriodMs = reportPeriodMs;
     }
 
     void start() {
         connect();
+        if (reportPeriodMs > 0) {
+            group.scheduleAtFixedRate(this::report, reportPeriodMs, reportPeriodMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Sends the statistics of the flows the broker installed, in reports of at most MAX_SAMPLES. */
+    private void report() {
+        Channel ch = channel;
+        if (ch == null || !ch.isActive()) {
+            return;
+        }
+        Set<Long> mine;
+        synchronized (brokerFlows) {
+            mine = new HashSet<>(brokerFlows);
+        }
+        List<ControlMessage.FlowSample> samples = new java.util.ArrayList<>();
+        for (org.gridstat.core.sched.LinkStatistics link : dataPlane.counters().links().values()) {
+            for (org.gridstat.core.sched.FlowStatistics f : link.flows()) {
+                if (mine.contains(f.flowId())) {
+                    org.gridstat.core.sched.QueueStatistics q = f.queue();
+                    samples.add(new ControlMessage.FlowSample(f.flowId(), q.departures(), q.departureBytes(),
+                            q.overflowDrops(), q.deadlineMisses(), q.backlog(), q.arrivalRate(), q.departureRate()));
+                }
+            }
+        }
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < samples.size(); i += ControlMessage.FlowReport.MAX_SAMPLES) {
+            send(ch, new ControlMessage.FlowReport(now,
+                    samples.subList(i, Math.min(samples.size(), i + ControlMessage.FlowReport.MAX_SAMPLES))));
+        }
     }
 
     boolean connected() {
@@ -72,6 +114,9 @@ final class ControlChannelClient implements AutoCloseable {
         if (closed) {
             return;
         }
+        InetSocketAddress target = brokers.get(next);
+        next = (next + 1) % brokers.size();
+        broker = target;
         new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5_000)
@@ -82,9 +127,9 @@ final class ControlChannelClient implements AutoCloseable {
                                 .addLast(new Handler());
                     }
                 })
-                .connect(broker).addListener(f -> {
+                .connect(target).addListener(f -> {
                     if (!f.isSuccess()) {
-                        retryLater("cannot reach broker " + broker + ": " + f.cause().getMessage());
+                        retryLater("cannot reach broker " + target + ": " + f.cause().getMessage());
                     }
                 });
     }
@@ -107,6 +152,7 @@ final class ControlChannelClient implements AutoCloseable {
         public void channelActive(ChannelHandlerContext ctx) {
             channel = ctx.channel();
             backoffMs = 100;
+            next = brokers.indexOf(broker); // stay with the leader when reconnecting
             sentSinceHello.clear();
             send(ctx.channel(), new ControlMessage.Hello(nodeId));
             LOG.info("router {}: control channel to broker {} up", nodeId, broker);

@@ -48,8 +48,14 @@ public final class StatusRouterComponent implements StatusRouter {
         /** Publishers' source addresses (host:port) to read on sockets of their own (epoll). */
         String[] upstream() default {};
 
-        /** The broker's control address (host:port); empty: flows come from configuration only. */
+        /**
+         * The broker replicas' control addresses (host:port, comma-separated; only the leader
+         * listens); empty: flows come from configuration only.
+         */
         String broker_address() default "";
+
+        /** How often the statistics of the broker's flows are reported to it, ms; 0: never. */
+        long report_period_ms() default 1000;
 
         long estimator_period_ms() default 1000;
 
@@ -69,25 +75,31 @@ public final class StatusRouterComponent implements StatusRouter {
                     config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(), config.upstream(),
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link());
             this.dataPlane = DataPlane.start(settings);
-            this.control = startControl(config.broker_address());
+            this.control = startControl(config.broker_address(), config.report_period_ms());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
         }
     }
 
-    private ControlChannelClient startControl(String brokerAddress) {
+    private ControlChannelClient startControl(String brokerAddress, long reportPeriodMs) {
         if (brokerAddress == null || brokerAddress.isBlank()) {
             return null;
         }
-        org.gridstat.core.model.Endpoint e;
+        java.util.List<InetSocketAddress> brokers = new java.util.ArrayList<>();
         try {
-            e = org.gridstat.core.model.Endpoint.parse(brokerAddress);
+            if (reportPeriodMs < 0) {
+                throw new IllegalArgumentException("report.period.ms must not be negative, got " + reportPeriodMs);
+            }
+            for (String one : brokerAddress.split(",")) {
+                org.gridstat.core.model.Endpoint e = org.gridstat.core.model.Endpoint.parse(one.trim());
+                brokers.add(new InetSocketAddress(e.host(), e.port()));
+            }
         } catch (IllegalArgumentException bad) {
             dataPlane.close();
             throw new IllegalArgumentException("broker.address: " + bad.getMessage(), bad);
         }
-        ControlChannelClient c = new ControlChannelClient(settings.nodeId, new InetSocketAddress(e.host(), e.port()), dataPlane);
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, dataPlane, reportPeriodMs);
         c.start();
         return c;
     }

@@ -1,0 +1,14 @@
+package org.gridstat.broker.api;
+
+import org.gridstat.core.management.ErrorDocument;
+
+/** A management API answer: HTTP status and the document to send as JSON ({@code null}: no body). */
+record ApiResponse(int status, Object body) {
+    static ApiResponse ok(Object body) {
+        return new ApiResponse(200, body);
+    }
+
+    static ApiResponse error(int status, String message) {
+        return new ApiResponse(status, new ErrorDocument(message));
+    }
+}

@@ -1,0 +1,300 @@
+package org.gridstat.broker.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.gridstat.broker.BrokerReplica;
+import org.gridstat.broker.NotLeaderException;
+import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.admission.AdmittedSubscription;
+import org.gridstat.broker.catalog.PublishedVariable;
+import org.gridstat.broker.control.AlarmLog;
+import org.gridstat.broker.control.FlowReports;
+import org.gridstat.core.control.ControlMessage;
+import org.gridstat.broker.topology.Link;
+import org.gridstat.broker.topology.RouterNode;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.management.DocumentFields;
+import org.gridstat.core.management.ErrorDocument;
+import org.gridstat.core.management.QosDocument;
+import org.gridstat.core.management.SubscriptionDocument;
+import org.gridstat.core.management.VariableDocument;
+import org.gridstat.core.model.ServiceClass;
+
+/**
+ * The management API's resources, version 1 (described in {@code openapi.yaml}, served at
+ * {@code /api/v1/openapi.yaml}). Pure request-to-answer logic; {@link ManagementApi} carries it
+ * over HTTP. Reads of the topology and the replica's status work on a standby; everything else is
+ * the leader's, and a standby answers 503 naming the leader.
+ */
+final class ManagementRoutes {
+    static final String PREFIX = "/api/v1";
+    static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
+    /** Each resource under the prefix and its methods: what {@code openapi.yaml} must describe. */
+    static final Map<String, Set<String>> RESOURCES = Map.of(
+            "/status", Set.of("GET"), "/openapi.yaml", Set.of("GET"), "/topology", Set.of("GET"),
+            "/routers", Set.of("GET"), "/flows", Set.of("GET"), "/alarms", Set.of("GET"),
+            "/variables", Set.of("GET", "POST"), "/subscriptions", Set.of("GET", "POST"),
+            "/subscriptions/{id}", Set.of("GET", "PUT", "DELETE"));
+    private static final Pattern SUBSCRIPTION = Pattern.compile(PREFIX + "/subscriptions/([0-9]{1,18})");
+
+    private final BrokerReplica replica;
+
+    ManagementRoutes(BrokerReplica replica) {
+        this.replica = replica;
+    }
+
+    /** Answers a request; the future completes once any change it made is durable. */
+    CompletableFuture<ApiResponse> handle(String method, String path, byte[] body) {
+        try {
+            return route(method, path, body).exceptionally(ManagementRoutes::failure);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(failure(e));
+        }
+    }
+
+    private CompletableFuture<ApiResponse> route(String method, String path, byte[] body) {
+        if (!path.startsWith(PREFIX + "/") && !path.equals(PREFIX)) {
+            if (path.matches("/api/v[0-9]+(/.*)?")) {
+                return done(ApiResponse.error(404, "API version " + path.split("/")[2] + " is not served; this broker serves v1"));
+            }
+            return done(ApiResponse.error(404, "no resource " + path + "; the API lives under " + PREFIX));
+        }
+        String resource = path.substring(PREFIX.length());
+        Matcher m = SUBSCRIPTION.matcher(path);
+        long id = 0;
+        if (m.matches()) {
+            resource = "/subscriptions/{id}";
+            id = Long.parseLong(m.group(1));
+        }
+        Set<String> allowed = RESOURCES.get(resource);
+        if (allowed == null) {
+            return done(ApiResponse.error(404, "no resource " + path));
+        }
+        if (!allowed.contains(method)) {
+            return done(ApiResponse.error(405, "method " + method + " is not allowed on " + path + "; allowed: "
+                    + String.join(", ", new java.util.TreeSet<>(allowed))));
+        }
+        switch (method + " " + resource) {
+            case "GET /status":
+                return done(ApiResponse.ok(replica.status()));
+            case "GET /openapi.yaml":
+                return done(new ApiResponse(200, OpenApi.text()));
+            case "GET /topology":
+                return done(ApiResponse.ok(topology(replica.topology())));
+            case "GET /routers":
+                return done(ApiResponse.ok(routers(replica.leading())));
+            case "GET /flows":
+                return done(ApiResponse.ok(flows(replica.leading())));
+            case "GET /alarms":
+                return done(ApiResponse.ok(alarms(replica.leading().control().alarms())));
+            case "GET /variables":
+                return done(ApiResponse.ok(replica.leading().variables().stream().map(ManagementRoutes::document).toList()));
+            case "POST /variables":
+                return declare(read(body, VariableDocument.class));
+            case "GET /subscriptions":
+                return done(ApiResponse.ok(replica.leading().subscriptions().stream().map(ManagementRoutes::document).toList()));
+            case "POST /subscriptions":
+                return subscribe(read(body, SubscriptionDocument.class));
+            case "GET /subscriptions/{id}": {
+                AdmittedSubscription s = replica.leading().subscription(id);
+                return done(s == null ? ApiResponse.error(404, "no subscription " + id) : ApiResponse.ok(document(s)));
+            }
+            case "PUT /subscriptions/{id}":
+                return modify(id, read(body, SubscriptionDocument.class));
+            case "DELETE /subscriptions/{id}": {
+                long gone = id;
+                return replica.leading().unsubscribeAsync(id).thenApply(found -> found ? new ApiResponse(204, null)
+                        : ApiResponse.error(404, "no subscription " + gone));
+            }
+            default:
+                throw new IllegalStateException("route " + method + " " + resource + " is listed but not handled");
+        }
+    }
+
+    private CompletableFuture<ApiResponse> declare(VariableDocument d) {
+        List<String> problems = new ArrayList<>();
+        DocumentFields.require(d.name(), "name", problems);
+        DocumentFields.require(d.router(), "router", problems);
+        DocumentFields.require(d.frameBytes(), "frameBytes", problems);
+        long interval = DocumentFields.interval(d.rateHz(), d.intervalNanos(), problems);
+        ServiceClass c = d.serviceClass() == null ? ServiceClass.BE : DocumentFields.dataClass(d.serviceClass(), problems);
+        if (!problems.isEmpty()) {
+            return done(ApiResponse.error(400, String.join("; ", problems)));
+        }
+        return replica.leading().declare(d.name(), d.router(), d.frameBytes(), interval, c, d.correlationGroup())
+                .thenApply(v -> new ApiResponse(201, document(v)));
+    }
+
+    private CompletableFuture<ApiResponse> subscribe(SubscriptionDocument d) {
+        List<String> problems = new ArrayList<>();
+        DocumentFields.require(d.variable(), "variable", problems);
+        DocumentFields.require(d.subscriberRouter(), "subscriberRouter", problems);
+        DocumentFields.require(d.subscriberLink(), "subscriberLink", problems);
+        DocumentFields.require(d.qos(), "qos", problems);
+        if (d.id() != null || d.paths() != null) {
+            problems.add("id and paths are the broker's to give");
+        }
+        if (!problems.isEmpty()) {
+            return done(ApiResponse.error(400, String.join("; ", problems)));
+        }
+        QosBroker b = replica.leading();
+        return b.subscribe(d.variable(), d.subscriberRouter(), d.subscriberLink(), d.qos().toSpec())
+                .thenApply(r -> answer(b, r, 201));
+    }
+
+    private CompletableFuture<ApiResponse> modify(long id, SubscriptionDocument d) {
+        if (d.qos() == null || d.variable() != null || d.subscriberRouter() != null || d.subscriberLink() != null
+                || d.paths() != null || d.id() != null && d.id() != id) {
+            return done(ApiResponse.error(400, "a modification gives the new qos only"));
+        }
+        QosBroker b = replica.leading();
+        return b.modify(id, d.qos().toSpec()).thenApply(r -> answer(b, r, 200));
+    }
+
+    private static ApiResponse answer(QosBroker b, AdmissionResult r, int status) {
+        if (r instanceof AdmissionResult.Rejected rejected) {
+            return ApiResponse.error(rejected.reason().startsWith("no subscription ") ? 404 : 409, rejected.reason());
+        }
+        return new ApiResponse(status, document(b.subscription(((AdmissionResult.Admitted) r).subscriptionId())));
+    }
+
+    private static CompletableFuture<ApiResponse> done(ApiResponse r) {
+        return CompletableFuture.completedFuture(r);
+    }
+
+    private static ApiResponse failure(Throwable t) {
+        Throwable e = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (e instanceof NotLeaderException n) {
+            return new ApiResponse(503, new ErrorDocument(n.getMessage(), n.leaderApi().isEmpty() ? null : n.leaderApi()));
+        }
+        if (e instanceof BadRequest || e instanceof IllegalArgumentException) {
+            return ApiResponse.error(400, e.getMessage());
+        }
+        if (e instanceof IllegalStateException) {
+            return ApiResponse.error(503, e.getMessage());
+        }
+        return ApiResponse.error(500, "internal error: " + e);
+    }
+
+    /** A body that is not the JSON document expected. */
+    static final class BadRequest extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+
+    static <T> T read(byte[] body, Class<T> type) {
+        if (body == null || body.length == 0) {
+            throw new BadRequest("a JSON body is required");
+        }
+        try {
+            T value = JSON.readValue(body, type);
+            if (value == null) {
+                throw new BadRequest("a JSON object is required, got null");
+            }
+            return value;
+        } catch (UnrecognizedPropertyException e) {
+            throw new BadRequest("unknown field '" + e.getPropertyName() + "'");
+        } catch (JsonProcessingException e) {
+            throw new BadRequest("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new BadRequest("unreadable body: " + e.getMessage());
+        }
+    }
+
+    static VariableDocument document(PublishedVariable v) {
+        return new VariableDocument(v.name(), v.id(), v.router(), v.frameBytes(), null, v.intervalNanos(),
+                v.serviceClass().name(), v.correlationGroup());
+    }
+
+    static SubscriptionDocument document(AdmittedSubscription s) {
+        List<List<SubscriptionDocument.HopDocument>> paths = s.admitted().paths().stream()
+                .map(p -> p.stream().map(h -> new SubscriptionDocument.HopDocument(h.router(), h.next(), h.budgetNanos())).toList())
+                .toList();
+        return new SubscriptionDocument(s.id(), s.variableName().isEmpty() ? "#" + s.request().variable().value()
+                : s.variableName(), s.request().subscriberRouter(), s.request().subscriberLink(),
+                QosDocument.of(s.request().qos()), paths);
+    }
+
+    private static Map<String, Object> topology(Topology t) {
+        List<Map<String, Object>> routers = new ArrayList<>();
+        for (RouterNode r : t.routers()) {
+            routers.add(Map.of("id", r.id(), "capacity", r.forwardingCapacity(), "queueingNanos", r.queueingBudgetNanos(),
+                    "cloud", r.cloud()));
+        }
+        List<Map<String, Object>> links = new ArrayList<>();
+        for (Link l : t.links()) {
+            Map<String, Object> shares = new LinkedHashMap<>();
+            l.sharePercent().forEach((c, p) -> shares.put(c.name(), p));
+            links.add(Map.of("from", l.from().id(), "to", l.to().id(), "bandwidth", l.bandwidth(), "delayNanos",
+                    l.delayNanos(), "sharePercent", shares));
+        }
+        return Map.of("routers", routers, "links", links);
+    }
+
+    private static List<Map<String, Object>> routers(QosBroker b) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (RouterNode r : b.topology().routers()) {
+            out.add(Map.of("id", r.id(), "connected", b.control().connected(r.id()),
+                    "unacknowledged", b.control().pending(r.id())));
+        }
+        return out;
+    }
+
+    private static List<Map<String, Object>> flows(QosBroker b) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map.Entry<String, List<InstallFlow>> e : b.flows().entrySet()) {
+            for (InstallFlow f : e.getValue()) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("router", e.getKey());
+                m.put("flowId", f.spec().flowId());
+                m.put("version", f.version());
+                m.put("variableId", f.variableId());
+                m.put("link", f.link());
+                m.put("serviceClass", f.spec().serviceClass().name());
+                m.put("assuredRate", f.spec().assuredRate());
+                m.put("ceilingRate", f.spec().ceilingRate());
+                m.put("intervalsNanos", f.intervalsNanos());
+                m.put("downstreamBudgetNanos", f.downstreamBudgetNanos());
+                FlowReports.Latest latest = b.control().reports().latest(e.getKey(), f.spec().flowId());
+                if (latest != null) {
+                    ControlMessage.FlowSample s = latest.sample();
+                    Map<String, Object> st = new LinkedHashMap<>();
+                    st.put("reportedAtMillis", latest.timeMillis());
+                    st.put("eventsSent", s.eventsSent());
+                    st.put("bytesSent", s.bytesSent());
+                    st.put("overflowDrops", s.overflowDrops());
+                    st.put("deadlineMisses", s.deadlineMisses());
+                    st.put("backlog", s.backlog());
+                    st.put("arrivalRate", s.arrivalRate());
+                    st.put("departureRate", s.departureRate());
+                    m.put("statistics", st);
+                }
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> alarms(AlarmLog log) {
+        return Map.of("alarms", log.recent(), "dropped", log.dropped());
+    }
+}

@@ -1,0 +1,39 @@
+package org.gridstat.broker.control;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.gridstat.core.control.ControlMessage.FlowReport;
+import org.gridstat.core.control.ControlMessage.FlowSample;
+
+/**
+ * The latest statistics each router reported for the flows the broker installed in it. Only
+ * flows the broker knows of are kept, so a router cannot grow this beyond the flow table.
+ */
+public final class FlowReports {
+    /** A flow's latest sample and when the router took it (ms since 1970). */
+    public record Latest(long timeMillis, FlowSample sample) {
+    }
+
+    private final Map<String, Map<Long, Latest>> byRouter = new ConcurrentHashMap<>();
+
+    /** Keeps the report's samples of flows the router should hold; returns how many were ignored. */
+    int accept(String router, FlowReport report, Map<Long, ?> routerFlows) {
+        Map<Long, Latest> m = byRouter.computeIfAbsent(router, r -> new ConcurrentHashMap<>());
+        m.keySet().retainAll(routerFlows.keySet());
+        int ignored = 0;
+        for (FlowSample s : report.flows()) {
+            if (routerFlows.containsKey(s.flowId())) {
+                m.put(s.flowId(), new Latest(report.timeMillis(), s));
+            } else {
+                ignored++;
+            }
+        }
+        return ignored;
+    }
+
+    /** The latest sample of a router's flow, or {@code null} if none arrived. */
+    public Latest latest(String router, long flowId) {
+        Map<Long, Latest> m = byRouter.get(router);
+        return m == null ? null : m.get(flowId);
+    }
+}

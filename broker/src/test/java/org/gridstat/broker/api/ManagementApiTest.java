@@ -1,0 +1,225 @@
+package org.gridstat.broker.api;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.gridstat.broker.BrokerReplica;
+import org.gridstat.broker.store.ZooKeeperFixture;
+import org.gridstat.broker.topology.Topology;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+/** The management API over real HTTP on loopback, on a broker replica with its state in ZooKeeper. */
+class ManagementApiTest {
+    private static final long MS = 1_000_000L;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+    private ZooKeeperFixture zk;
+    private BrokerReplica leader;
+    private BrokerReplica standby;
+    private ManagementApi api;
+    private ManagementApi standbyApi;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    /** a-b-c, where b->c's HRT share holds exactly two 60 Hz streams of 260-byte frames. */
+    private static Topology topology() {
+        return Topology.builder().router("a", 100_000).router("b", 100_000).router("c", 100_000)
+                .between("a", "b", 12_500_000, MS, Topology.Builder.defaultShares())
+                .between("b", "c", 2 * 2 * 288 * 60, MS, Topology.Builder.defaultShares()).build();
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        zk = new ZooKeeperFixture(dir);
+        leader = new BrokerReplica(zk.client(), "/gridstat", new BrokerReplica.Settings("one",
+                new InetSocketAddress("127.0.0.1", 0), "http://127.0.0.1:1/one"), topology());
+        leader.start();
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (!leader.isLeader()) {
+            assertTrue(System.nanoTime() < end);
+            Thread.sleep(10);
+        }
+        standby = new BrokerReplica(zk.client(), "/gridstat", new BrokerReplica.Settings("two",
+                new InetSocketAddress("127.0.0.1", 0), "http://127.0.0.1:2/two"), null);
+        standby.start();
+        api = new ManagementApi(new InetSocketAddress("127.0.0.1", 0), leader);
+        standbyApi = new ManagementApi(new InetSocketAddress("127.0.0.1", 0), standby);
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+        standbyApi.close();
+        standby.close();
+        leader.close();
+        zk.close();
+    }
+
+    private HttpResponse<String> call(ManagementApi to, String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.address().getPort() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json");
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> call(String method, String path, String body) throws Exception {
+        return call(api, method, path, body);
+    }
+
+    private static String error(HttpResponse<String> r) throws Exception {
+        return JSON.readTree(r.body()).get("error").asText();
+    }
+
+    private static final String SUBSCRIBE = "{\"variable\":\"s1/pmu1/freq\",\"subscriberRouter\":\"c\",\"subscriberLink\":\"cc\","
+            + "\"qos\":{\"rateHz\":60,\"latencyBoundMs\":50,\"serviceClass\":\"HRT\"}}";
+
+    @Test
+    void declaresAdmitsModifiesAndTearsDown() throws Exception {
+        HttpResponse<String> declared = call("POST", "/api/v1/variables", "{\"name\":\"s1/pmu1/freq\",\"router\":\"a\","
+                + "\"frameBytes\":260,\"rateHz\":60,\"serviceClass\":\"HRT\"}");
+        assertEquals(201, declared.statusCode(), declared.body());
+        assertEquals(1, JSON.readTree(declared.body()).get("id").asLong());
+        assertEquals(16_666_667L, JSON.readTree(declared.body()).get("intervalNanos").asLong());
+
+        HttpResponse<String> first = call("POST", "/api/v1/subscriptions", SUBSCRIBE);
+        assertEquals(201, first.statusCode(), first.body());
+        JsonNode s = JSON.readTree(first.body());
+        assertEquals(1, s.get("id").asLong());
+        assertEquals("a", s.get("paths").get(0).get(0).get("router").asText());
+        assertEquals("c", s.get("paths").get(0).get(2).get("router").asText());
+        assertTrue(s.get("paths").get(0).get(2).get("next") == null, "local delivery has no next router");
+        assertEquals(201, call("POST", "/api/v1/subscriptions", SUBSCRIBE).statusCode());
+        HttpResponse<String> third = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"c\",\"subscriberLink\":\"cc\"",
+                "\"c\",\"subscriberLink\":\"cc\"")); // same link: multicast-aware, no more bandwidth
+        assertEquals(201, third.statusCode(), "the same variable at the same rate over the same link needs nothing more");
+
+        HttpResponse<String> faster = call("PUT", "/api/v1/subscriptions/1",
+                "{\"qos\":{\"rateHz\":180,\"latencyBoundMs\":50,\"serviceClass\":\"HRT\"}}"); // 3x: more than the link holds
+        assertEquals(409, faster.statusCode(), faster.body());
+        assertTrue(error(faster).startsWith("link b->c class HRT: needs"), error(faster));
+        assertEquals(60.0, JSON.readTree(call("GET", "/api/v1/subscriptions/1", null).body()).get("qos").get("rateHz")
+                .asDouble(), 0.001, "a rejected modification leaves the subscription as it was");
+        HttpResponse<String> slower = call("PUT", "/api/v1/subscriptions/1",
+                "{\"qos\":{\"rateHz\":30,\"latencyBoundMs\":80,\"serviceClass\":\"HRT\"}}");
+        assertEquals(200, slower.statusCode(), slower.body());
+        assertEquals(30.0, JSON.readTree(slower.body()).get("qos").get("rateHz").asDouble(), 0.001);
+
+        assertEquals(3, JSON.readTree(call("GET", "/api/v1/subscriptions", null).body()).size());
+        JsonNode flows = JSON.readTree(call("GET", "/api/v1/flows", null).body());
+        assertEquals(3, flows.size(), "one flow per router on the path: " + flows);
+        assertEquals(Set.of("a", "b", "c"), routersOf(flows));
+        assertEquals(3, JSON.readTree(call("GET", "/api/v1/routers", null).body()).size());
+
+        assertEquals(204, call("DELETE", "/api/v1/subscriptions/2", null).statusCode());
+        assertEquals(404, call("DELETE", "/api/v1/subscriptions/2", null).statusCode());
+        assertEquals(404, call("GET", "/api/v1/subscriptions/2", null).statusCode());
+        assertEquals(2, JSON.readTree(call("GET", "/api/v1/subscriptions", null).body()).size());
+    }
+
+    private static Set<String> routersOf(JsonNode flows) {
+        Set<String> out = new TreeSet<>();
+        flows.forEach(f -> out.add(f.get("router").asText()));
+        return out;
+    }
+
+    @Test
+    void badRequestsGetClearErrors() throws Exception {
+        assertEquals("a JSON body is required", error(call("POST", "/api/v1/subscriptions", null)));
+        HttpResponse<String> malformed = call("POST", "/api/v1/subscriptions", "{\"variable\": ");
+        assertEquals(400, malformed.statusCode());
+        assertTrue(error(malformed).startsWith("malformed JSON"), error(malformed));
+        HttpResponse<String> unknown = call("POST", "/api/v1/subscriptions", "{\"varible\":\"x\"}");
+        assertEquals("unknown field 'varible'", error(unknown));
+        HttpResponse<String> missing = call("POST", "/api/v1/subscriptions", "{}");
+        assertEquals("variable is required; subscriberRouter is required; subscriberLink is required; qos is required",
+                error(missing));
+        HttpResponse<String> badQos = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"rateHz\":60",
+                "\"rateHz\":60,\"intervalNanos\":5").replace("HRT", "URGENT"));
+        assertEquals(400, badQos.statusCode());
+        assertTrue(error(badQos).contains("give exactly one of rateHz and intervalNanos"), error(badQos));
+        assertTrue(error(badQos).contains("serviceClass must be HRT, LRT or BE, got 'URGENT'"), error(badQos));
+        HttpResponse<String> wrongType = call("POST", "/api/v1/variables", "{\"name\":\"x\",\"router\":\"a\",\"frameBytes\":\"big\"}");
+        assertEquals(400, wrongType.statusCode());
+        HttpResponse<String> noRouter = call("POST", "/api/v1/variables", "{\"name\":\"x\",\"router\":\"zz\",\"frameBytes\":100,\"rateHz\":1}");
+        assertEquals("no router 'zz' in the topology", error(noRouter));
+        HttpResponse<String> undeclared = call("POST", "/api/v1/subscriptions", SUBSCRIBE);
+        assertEquals(409, undeclared.statusCode());
+        assertEquals("no variable 's1/pmu1/freq' is declared", error(undeclared));
+        assertEquals(405, call("DELETE", "/api/v1/variables", null).statusCode());
+        assertEquals(404, call("GET", "/api/v1/nothing", null).statusCode());
+        assertEquals("API version v2 is not served; this broker serves v1", error(call("GET", "/api/v2/topology", null)));
+        assertEquals(404, call("GET", "/api/v1/subscriptions/99999999999999999999", null).statusCode());
+
+        String huge = "{\"name\":\"" + "x".repeat(ManagementApi.MAX_BODY_BYTES) + "\"}";
+        assertEquals(413, call("POST", "/api/v1/variables", huge).statusCode());
+        assertEquals(200, call("GET", "/api/v1/topology", null).statusCode(), "the API still serves");
+    }
+
+    @Test
+    void garbageOnOneConnectionDoesNotDisturbAnother() throws Exception {
+        try (Socket slow = new Socket("127.0.0.1", api.address().getPort());
+             Socket garbage = new Socket("127.0.0.1", api.address().getPort())) {
+            slow.getOutputStream().write("POST /api/v1/variables HTTP/1.1\r\nContent-Length: 100\r\n\r\n{\"na".getBytes());
+            OutputStream out = garbage.getOutputStream();
+            out.write(new byte[] {0, 1, 2, (byte) 0xFF, '\r', '\n', '\r', '\n'});
+            out.flush();
+            garbage.setSoTimeout(5000);
+            InputStream in = garbage.getInputStream();
+            String answer = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+            assertEquals(200, call("GET", "/api/v1/status", null).statusCode(), "another client is served meanwhile");
+        }
+    }
+
+    @Test
+    void aStandbyNamesTheLeaderAndServesTopologyAndStatus() throws Exception {
+        HttpResponse<String> r = call(standbyApi, "GET", "/api/v1/subscriptions", null);
+        assertEquals(503, r.statusCode());
+        assertEquals("http://127.0.0.1:1/one", JSON.readTree(r.body()).get("leader").asText());
+        assertEquals(200, call(standbyApi, "GET", "/api/v1/topology", null).statusCode());
+        JsonNode status = JSON.readTree(call(standbyApi, "GET", "/api/v1/status", null).body());
+        assertFalse(status.get("leader").asBoolean());
+        assertTrue(JSON.readTree(call("GET", "/api/v1/status", null).body()).get("leader").asBoolean());
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theOpenApiFileDescribesEveryRouteAndOnlyThose() throws Exception {
+        HttpResponse<String> spec = call("GET", "/api/v1/openapi.yaml", null);
+        assertEquals(200, spec.statusCode());
+        Map<String, Object> doc = new Yaml().load(spec.body());
+        Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) doc.get("paths");
+        assertEquals(new TreeSet<>(ManagementRoutes.RESOURCES.keySet()), new TreeSet<>(paths.keySet()));
+        for (Map.Entry<String, Map<String, Object>> p : paths.entrySet()) {
+            Set<String> methods = new TreeSet<>(p.getValue().keySet());
+            methods.remove("parameters");
+            assertEquals(ManagementRoutes.RESOURCES.get(p.getKey()), methods.stream().map(String::toUpperCase)
+                    .collect(java.util.stream.Collectors.toCollection(TreeSet::new)), p.getKey());
+            for (String m : methods) {
+                String path = "/api/v1" + p.getKey().replace("{id}", "1");
+                int status = call(m.toUpperCase(), path, m.equals("get") || m.equals("delete") ? null : "{}").statusCode();
+                assertNotEquals(405, status, m + " " + path);
+                assertFalse(status == 404 && !p.getKey().contains("{id}"), m + " " + path + " exists");
+            }
+        }
+    }
+}
