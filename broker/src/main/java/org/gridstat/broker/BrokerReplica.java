@@ -108,7 +108,11 @@ public final class BrokerReplica implements AutoCloseable {
         QosBroker b = broker;
         broker = null;
         if (b != null) {
-            LOG.warn("broker {} stops serving: {}", settings.replicaId(), why);
+            if (closed) {
+                LOG.info("broker {} stops serving: {}", settings.replicaId(), why);
+            } else {
+                LOG.warn("broker {} stops serving: {}", settings.replicaId(), why);
+            }
             b.close();
         }
     }

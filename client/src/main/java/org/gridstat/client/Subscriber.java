@@ -32,20 +32,19 @@ public final class Subscriber implements AutoCloseable {
     private final StatusEventListener listener;
     private final Clock clock;
     private final Thread receiver;
-    private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong listenerErrors = new AtomicLong();
     private final AtomicLongArray rejected = new AtomicLongArray(RejectReason.values().length);
-    private final AtomicLong duplicates = new AtomicLong();
-    private final AtomicLong tooLate = new AtomicLong();
-    private final java.util.Map<Long, SequenceWindow> windows = new java.util.HashMap<>();
-    private volatile long gaps;
-    private volatile long latencyMin = Long.MAX_VALUE;
-    private volatile long latencyMax;
-    private volatile long latencySum;
-    private volatile long latencyCount;
-    /** The window of the variable seen last: most subscribers take one stream, so no lookup per event. */
+    private final StreamCounters all = new StreamCounters();
+    private final java.util.Map<Long, Stream> streams = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The stream seen last: most subscribers take one, so no lookup per event. */
     private long lastVariable;
-    private SequenceWindow lastWindow;
+    private Stream lastStream;
+
+    /** One variable's duplicate filter and counts. */
+    private static final class Stream {
+        final SequenceWindow window = new SequenceWindow();
+        final StreamCounters counters = new StreamCounters();
+    }
     private volatile boolean closing;
 
     private Subscriber(DatagramChannel channel, StatusEventListener listener, Clock clock) {
@@ -101,18 +100,18 @@ public final class Subscriber implements AutoCloseable {
                 rejected.incrementAndGet(reason.ordinal());
                 continue;
             }
-            if (!firstCopy(decoder.variableId(), decoder.sequence(), decoder.sourceTimeNanos())) {
+            Stream stream = stream(decoder.variableId());
+            if (!firstCopy(stream, decoder.sequence(), decoder.sourceTimeNanos())) {
                 continue;
             }
             event.receivedAt(now);
             long latency = now - decoder.sourceTimeNanos();
-            latencySum += latency;
-            latencyCount++;
-            latencyMin = Math.min(latencyMin, latency);
-            latencyMax = Math.max(latencyMax, latency);
+            all.delivered(latency);
+            stream.counters.delivered(latency);
             try {
                 listener.onEvent(event);
-                delivered.incrementAndGet();
+                all.listenerTook();
+                stream.counters.listenerTook();
             } catch (RuntimeException e) {
                 if (listenerErrors.getAndIncrement() == 0) {
                     LOG.log(System.Logger.Level.ERROR, "subscriber listener threw; counting further failures", e);
@@ -121,35 +120,49 @@ public final class Subscriber implements AutoCloseable {
         }
     }
 
-    /** Whether this copy is the first of its (variable, sequence); counts the others. Receive thread only. */
-    private boolean firstCopy(long variable, long sequence, long sourceTime) {
-        SequenceWindow w = lastWindow;
-        if (w == null || variable != lastVariable) {
-            w = windows.computeIfAbsent(variable, v -> new SequenceWindow());
+    private Stream stream(long variable) {
+        Stream s = lastStream;
+        if (s == null || variable != lastVariable) {
+            s = streams.computeIfAbsent(variable, v -> new Stream());
             lastVariable = variable;
-            lastWindow = w;
+            lastStream = s;
         }
-        long gapsBefore = w.gaps();
-        SequenceWindow.Verdict v = w.accept(sequence, sourceTime);
-        gaps += w.gaps() - gapsBefore;
+        return s;
+    }
+
+    /** Whether this copy is the first of its (variable, sequence); counts the others. Receive thread only. */
+    private boolean firstCopy(Stream s, long sequence, long sourceTime) {
+        long gapsBefore = s.window.gaps();
+        SequenceWindow.Verdict v = s.window.accept(sequence, sourceTime);
+        long gaps = s.window.gaps() - gapsBefore;
+        all.gaps(gaps);
+        s.counters.gaps(gaps);
         switch (v) {
             case DUPLICATE:
-                duplicates.incrementAndGet();
+                all.duplicate();
+                s.counters.duplicate();
                 return false;
             case TOO_LATE:
-                tooLate.incrementAndGet();
+                all.tooLate();
+                s.counters.tooLate();
                 return false;
             default:
                 return true;
         }
     }
 
-    /** Delivery counts and latency so far. */
+    /** Delivery counts and latency so far, over every variable. */
     public SubscriberStatistics statistics() {
-        long min = latencyMin;
-        long count = latencyCount;
-        return new SubscriberStatistics(delivered.get(), duplicates.get(), gaps, tooLate.get(),
-                min == Long.MAX_VALUE ? 0 : min, count == 0 ? 0 : latencySum / count, latencyMax);
+        return all.snapshot();
+    }
+
+    /**
+     * One variable's counts and latency: the statistics of a subscription to it. All zero if none
+     * of its events arrived yet.
+     */
+    public SubscriberStatistics statistics(org.gridstat.core.model.VariableId variable) {
+        Stream s = streams.get(variable.value());
+        return s == null ? new StreamCounters().snapshot() : s.counters.snapshot();
     }
 
     /** The bound endpoint (with the actual port if port 0 was asked for). */
@@ -163,7 +176,7 @@ public final class Subscriber implements AutoCloseable {
 
     /** Events handed to the listener. */
     public long delivered() {
-        return delivered.get();
+        return all.snapshot().delivered();
     }
 
     /** Datagrams dropped for {@code reason}. */

@@ -49,4 +49,9 @@ public record QosDocument(Double rateHz, Long intervalNanos, Double latencyBound
         }
         return b.build();
     }
+
+    /** The same with the rate given by the interval only, as requests must (exactly one of the two). */
+    public QosDocument withoutRate() {
+        return new QosDocument(null, intervalNanos, latencyBoundMs, paths, serviceClass, correlationGroup);
+    }
 }

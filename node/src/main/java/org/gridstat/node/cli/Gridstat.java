@@ -8,7 +8,8 @@ import picocli.CommandLine.ScopeType;
 /** The {@code gridstat} command line. */
 @Command(name = "gridstat", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "QoS-managed publish-subscribe middleware for the power grid.",
-        subcommands = {RouterCommand.class, DemoCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RouterCommand.class, BrokerCommand.class, AdminCommand.class, DemoCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Gridstat {
     @Option(names = "--log-level", scope = ScopeType.INHERIT, paramLabel = "LEVEL",
             description = "Log level on standard error: trace, debug, info, warn, error or off (default: info).")

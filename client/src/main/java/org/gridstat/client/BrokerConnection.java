@@ -1,0 +1,251 @@
+package org.gridstat.client;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.gridstat.core.management.QosDocument;
+import org.gridstat.core.management.SubscriptionDocument;
+import org.gridstat.core.management.VariableDocument;
+import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.VariableId;
+
+/**
+ * A connection to a QoS broker's management API (HTTP/JSON, {@code docs/management-api.md}),
+ * given the API addresses of its replicas. Requests go to the leader: a standby's answer names it,
+ * and an unreachable replica makes way for the next. While no replica leads (a failover), requests
+ * are retried until {@link #failoverWait} has passed. Thread-safe.
+ *
+ * <pre>{@code
+ * BrokerConnection broker = BrokerConnection.connect(URI.create("http://127.0.0.1:8470"));
+ * DeclaredVariable freq = broker.declare(VariableDeclaration.of("utilityA/sub1/pmu1/freq", "r1", 64,
+ *         Duration.ofNanos(16_666_667), ServiceClass.HRT));
+ * try {
+ *     BrokerSubscription s = broker.subscribe(freq.name(), "r4", "control-center",
+ *             QosSpec.builder().rateHz(30).latencyBound(Duration.ofMillis(50)).paths(2)
+ *                     .serviceClass(ServiceClass.HRT).build());
+ *     ...
+ *     broker.unsubscribe(s.id());
+ * } catch (SubscriptionRejectedException e) {
+ *     System.err.println(e.reason()); // e.g. "link r3->r7 class HRT: needs 41.6 kbit/s, 12.0 kbit/s free"
+ * }
+ * }</pre>
+ */
+public final class BrokerConnection {
+    private static final String API = "/api/v1";
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+    private final List<URI> replicas;
+    private final HttpClient http;
+    private final Duration requestTimeout;
+    private final Duration failoverWait;
+    private volatile URI leader;
+
+    /** A broker's answer: HTTP status and body (JSON, or YAML for the OpenAPI file). */
+    public record Answer(int status, String body) {
+    }
+
+    private BrokerConnection(List<URI> replicas, Duration requestTimeout, Duration failoverWait) {
+        this.replicas = List.copyOf(replicas);
+        this.requestTimeout = requestTimeout;
+        this.failoverWait = failoverWait;
+        this.http = HttpClient.newBuilder().connectTimeout(requestTimeout).build();
+        this.leader = replicas.get(0);
+    }
+
+    /**
+     * A connection to the broker whose replicas serve their API at these addresses (for example
+     * {@code http://127.0.0.1:8470}); 10 s per request, up to 15 s waiting out a failover.
+     */
+    public static BrokerConnection connect(URI... replicas) {
+        return connect(List.of(replicas), Duration.ofSeconds(10), Duration.ofSeconds(15));
+    }
+
+    public static BrokerConnection connect(List<URI> replicas, Duration requestTimeout, Duration failoverWait) {
+        if (replicas.isEmpty()) {
+            throw new IllegalArgumentException("no broker address given");
+        }
+        for (URI u : replicas) {
+            if (!"http".equals(u.getScheme()) || u.getHost() == null) {
+                throw new IllegalArgumentException("broker address must be http://host:port, got " + u);
+            }
+        }
+        return new BrokerConnection(replicas, Objects.requireNonNull(requestTimeout), Objects.requireNonNull(failoverWait));
+    }
+
+    /** Declares a published variable and returns it with the id its events must carry. */
+    public DeclaredVariable declare(VariableDeclaration d) {
+        VariableDocument doc = new VariableDocument(d.name(), null, d.router(), d.frameBytes(), null,
+                d.interval().toNanos(), d.serviceClass().name(), d.correlationGroup());
+        Answer a = require(request("POST", "/variables", write(doc)), 201);
+        VariableDocument v = read(a.body(), VariableDocument.class);
+        return new DeclaredVariable(v.name(), VariableId.of(v.id()), v.router(), v.frameBytes(),
+                Duration.ofNanos(v.intervalNanos()), ServiceClass.valueOf(v.serviceClass()), v.correlationGroup());
+    }
+
+    /**
+     * Asks for a subscription to a declared variable, delivered at {@code subscriberRouter} over
+     * its out-link {@code subscriberLink}.
+     *
+     * @throws SubscriptionRejectedException if the broker cannot admit it, with the reason
+     */
+    public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos)
+            throws SubscriptionRejectedException {
+        SubscriptionDocument doc = new SubscriptionDocument(null, variable, subscriberRouter, subscriberLink,
+                QosDocument.of(qos).withoutRate(), null);
+        return subscription(admission(request("POST", "/subscriptions", write(doc)), 201));
+    }
+
+    /**
+     * Changes a subscription's QoS; if the new QoS cannot be admitted the subscription stays as it was.
+     *
+     * @throws SubscriptionRejectedException with the reason, if the change cannot be admitted or the subscription is gone
+     */
+    public BrokerSubscription modify(long id, QosSpec qos) throws SubscriptionRejectedException {
+        SubscriptionDocument doc = new SubscriptionDocument(null, null, null, null, QosDocument.of(qos).withoutRate(), null);
+        return subscription(admission(request("PUT", "/subscriptions/" + id, write(doc)), 200));
+    }
+
+    /** Cancels a subscription and frees its reservations; false if the broker does not know it. */
+    public boolean unsubscribe(long id) {
+        Answer a = request("DELETE", "/subscriptions/" + id, null);
+        if (a.status() == 404) {
+            return false;
+        }
+        require(a, 204);
+        return true;
+    }
+
+    /** The broker's subscriptions. */
+    public List<BrokerSubscription> subscriptions() {
+        Answer a = require(request("GET", "/subscriptions", null), 200);
+        List<BrokerSubscription> out = new ArrayList<>();
+        try {
+            for (JsonNode n : JSON.readTree(a.body())) {
+                out.add(subscription(JSON.treeToValue(n, SubscriptionDocument.class)));
+            }
+        } catch (IOException e) {
+            throw new BrokerException("unreadable answer from the broker: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    /**
+     * Sends a request to the leader as it is, for tools: {@code path} is relative to
+     * {@code /api/v1}, {@code json} may be null.
+     */
+    public Answer request(String method, String path, String json) {
+        long deadline = System.nanoTime() + failoverWait.toNanos();
+        String lastProblem = "";
+        int tried = 0;
+        while (true) {
+            URI target = leader;
+            try {
+                HttpRequest.Builder b = HttpRequest.newBuilder(target.resolve(API + path)).timeout(requestTimeout)
+                        .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(json));
+                if (json != null) {
+                    b.header("Content-Type", "application/json");
+                }
+                HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() != 503) {
+                    return new Answer(r.statusCode(), r.body());
+                }
+                lastProblem = error(r.body());
+                String named = field(r.body(), "leader");
+                if (named != null && !named.isEmpty() && !URI.create(named).equals(target)) {
+                    leader = URI.create(named);
+                    continue; // a standby named the leader: ask it at once
+                }
+            } catch (HttpTimeoutException e) {
+                throw new BrokerException("broker " + target + " did not answer " + method + " " + path + " within "
+                        + requestTimeout.toMillis() + " ms", e);
+            } catch (ConnectException e) {
+                lastProblem = "cannot reach " + target + ": " + e.getMessage();
+            } catch (IOException e) {
+                lastProblem = "talking to " + target + ": " + e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BrokerException("interrupted talking to the broker", e);
+            }
+            leader = replicas.get(++tried % replicas.size()); // try the next replica
+            if (System.nanoTime() > deadline) {
+                throw new BrokerException(503, "no broker replica leads: " + lastProblem);
+            }
+            if (tried % replicas.size() == 0) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new BrokerException("interrupted waiting for a broker leader", e);
+                }
+            }
+        }
+    }
+
+    private static SubscriptionDocument admission(Answer a, int expected) throws SubscriptionRejectedException {
+        if (a.status() == 409 || a.status() == 404) {
+            throw new SubscriptionRejectedException(error(a.body()));
+        }
+        return read(require(a, expected).body(), SubscriptionDocument.class);
+    }
+
+    private static BrokerSubscription subscription(SubscriptionDocument d) {
+        List<List<String>> paths = d.paths().stream().map(p -> p.stream().map(SubscriptionDocument.HopDocument::router)
+                .toList()).toList();
+        return new BrokerSubscription(d.id(), d.variable(), d.subscriberRouter(), d.subscriberLink(), d.qos().withoutRate().toSpec(),
+                paths);
+    }
+
+    private static Answer require(Answer a, int status) {
+        if (a.status() != status) {
+            throw new BrokerException(a.status(), "broker answered " + a.status() + ": " + error(a.body()));
+        }
+        return a;
+    }
+
+    private static String error(String body) {
+        String e = field(body, "error");
+        return e == null ? body : e;
+    }
+
+    private static String field(String body, String name) {
+        try {
+            JsonNode n = JSON.readTree(body).get(name);
+            return n == null || n.isNull() ? null : n.asText();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static String write(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static <T> T read(String body, Class<T> type) {
+        try {
+            return JSON.readValue(body, type);
+        } catch (IOException e) {
+            throw new BrokerException("unreadable answer from the broker: " + e.getMessage(), e);
+        }
+    }
+}

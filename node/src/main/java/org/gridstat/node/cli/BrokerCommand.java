@@ -1,0 +1,102 @@
+package org.gridstat.node.cli;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.gridstat.broker.BrokerService;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.model.DurationText;
+import org.gridstat.core.model.Endpoint;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "broker", mixinStandardHelpOptions = true,
+        description = {"Runs a QoS broker replica until SIGTERM or Ctrl-C.",
+                "Its state lives in ZooKeeper: an embedded server by default (data in --data), or the ensemble",
+                "named by --zookeeper. Replicas sharing a ZooKeeper root elect a leader; the others stand by",
+                "and take over, state intact, if it fails. Routers list every replica's control address."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped cleanly", "1:the broker did not start", "2:the arguments or topology are invalid"})
+final class BrokerCommand implements Callable<Integer> {
+    @Option(names = {"-t", "--topology"}, paramLabel = "FILE",
+            description = "Topology file (docs/topology.md); stored in ZooKeeper on first start. Without it, the stored one is used.")
+    Path topology;
+
+    @Option(names = "--zookeeper", paramLabel = "HOST:PORT,...", defaultValue = "",
+            description = "ZooKeeper ensemble to use instead of the embedded server.")
+    String zookeeper;
+
+    @Option(names = "--data", paramLabel = "DIR", defaultValue = "gridstat-data/zookeeper",
+            description = "Embedded ZooKeeper's data folder (default: ${DEFAULT-VALUE}).")
+    Path data;
+
+    @Option(names = "--zookeeper-port", paramLabel = "PORT", defaultValue = "2181",
+            description = "Embedded ZooKeeper's port on loopback (default: ${DEFAULT-VALUE}).")
+    int zookeeperPort;
+
+    @Option(names = "--root", paramLabel = "PATH", defaultValue = "/gridstat",
+            description = "ZooKeeper path of this broker's state (default: ${DEFAULT-VALUE}); one per cloud.")
+    String root;
+
+    @Option(names = "--id", paramLabel = "NAME", description = "Replica name (default: host-pid).")
+    String id;
+
+    @Option(names = "--control", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8471",
+            description = "Control channel for routers, bound while this replica leads (default: ${DEFAULT-VALUE}).")
+    String control;
+
+    @Option(names = "--api", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:8470",
+            description = "Management API (HTTP/JSON) (default: ${DEFAULT-VALUE}).")
+    String api;
+
+    @Option(names = "--session-timeout", paramLabel = "DURATION", defaultValue = "3s",
+            description = "ZooKeeper session timeout: how soon a dead leader is replaced (default: ${DEFAULT-VALUE}).")
+    String sessionTimeout;
+
+    @Override
+    public Integer call() {
+        BrokerService.Settings settings;
+        try {
+            Topology t = topology == null ? null : Topology.load(topology);
+            Endpoint c = Endpoint.parse(control);
+            Endpoint a = Endpoint.parse(api);
+            settings = new BrokerService.Settings(id != null ? id : defaultId(), zookeeper, data, zookeeperPort, root,
+                    Duration.ofNanos(DurationText.nanos(sessionTimeout)), new InetSocketAddress(c.host(), c.port()),
+                    new InetSocketAddress(a.host(), a.port()), t);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            return 2;
+        }
+        BrokerService running;
+        try {
+            running = BrokerService.start(settings);
+        } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        ShutdownSignal.onShutdown(() -> {
+            running.close();
+            stopped.countDown();
+        });
+        System.err.println("broker " + settings.replicaId() + " running; API http://" + api + "/api/v1; SIGTERM or Ctrl-C stops it");
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    private static String defaultId() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "broker";
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
+}
