@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import org.gridstat.broker.admission.AdmissionController;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.SubscriptionRequest;
-import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
@@ -33,9 +32,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class AdmissionBenchmark {
-    private static final int ROWS = 25;
-    private static final int COLUMNS = 40;
-
     private AdmissionController controller;
     private final Random random = new Random(1);
     private final QosSpec qos = QosSpec.builder().rateHz(60).latencyBound(Duration.ofMillis(200)).paths(2)
@@ -44,27 +40,13 @@ public class AdmissionBenchmark {
 
     @Setup
     public void setUp() {
-        Topology.Builder b = Topology.builder();
-        for (int i = 0; i < ROWS * COLUMNS; i++) {
-            b.router("r" + i, 1_000_000);
-        }
-        Random delays = new Random(2);
-        for (int r = 0; r < ROWS; r++) {
-            for (int c = 0; c < COLUMNS; c++) {
-                int here = r * COLUMNS + c;
-                b.between("r" + here, "r" + (r * COLUMNS + (c + 1) % COLUMNS), 12_500_000,
-                        (2 + delays.nextInt(4)) * 1_000_000L, Topology.Builder.defaultShares());
-                b.between("r" + here, "r" + (((r + 1) % ROWS) * COLUMNS + c), 12_500_000,
-                        (2 + delays.nextInt(4)) * 1_000_000L, Topology.Builder.defaultShares());
-            }
-        }
-        controller = new AdmissionController(b.build());
+        controller = new AdmissionController(GridTopology.generate());
     }
 
     @Benchmark
     public AdmissionResult admitAndRelease() {
-        int from = random.nextInt(ROWS * COLUMNS);
-        int to = (from + 1 + random.nextInt(ROWS * COLUMNS - 1)) % (ROWS * COLUMNS);
+        int from = random.nextInt(GridTopology.ROUTERS);
+        int to = (from + 1 + random.nextInt(GridTopology.ROUTERS - 1)) % GridTopology.ROUTERS;
         long sid = ++id;
         AdmissionResult r = controller.admit(new SubscriptionRequest(sid, VariableId.of(sid), "r" + from, "r" + to, 260, qos));
         controller.release(sid);

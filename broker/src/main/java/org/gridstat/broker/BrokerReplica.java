@@ -91,13 +91,12 @@ public final class BrokerReplica implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             int epoch = store.claimEpoch();
-            BrokerState state = store.load(topology);
+            BrokerState state = store.load(topology, epoch);
             broker = new QosBroker(state, settings.controlBind(), store.journal(epoch), store,
                     failure -> leadership.execute(() -> rejoin("recording a change failed: " + failure.getMessage())));
             lastTakeoverMillis = (System.nanoTime() - t0) / 1_000_000;
-            LOG.info("broker {} leads (epoch {}): {} variables, {} subscriptions, {} routers with flows; resumed in {} ms",
-                    settings.replicaId(), epoch, state.variables().size(), state.subscriptions().size(),
-                    state.flows().size(), lastTakeoverMillis);
+            LOG.info("broker {} leads (epoch {}): {} variables, {} subscriptions; resumed in {} ms",
+                    settings.replicaId(), epoch, state.variables().size(), state.subscriptions().size(), lastTakeoverMillis);
         } catch (Exception e) {
             LOG.error("broker {} was elected but cannot resume: {}", settings.replicaId(), e.toString());
             rejoin("resuming failed");

@@ -39,7 +39,7 @@ import org.gridstat.core.model.VariableId;
 public final class QosBroker implements AutoCloseable {
     private final Topology topology;
     private final AdmissionController admission;
-    private final FlowPlanner planner = new FlowPlanner();
+    private final FlowPlanner planner;
     private final VariableCatalog variables;
     private final Map<Long, AdmittedSubscription> subscriptions = new TreeMap<>();
     private final StateJournal journal;
@@ -54,14 +54,16 @@ public final class QosBroker implements AutoCloseable {
     }
 
     /**
-     * A broker resuming {@code state}: every subscription keeps its paths and every flow its id
-     * and version, so routers resynchronised by it see no change.
+     * A broker resuming {@code state}: every subscription keeps its paths and every flow its id;
+     * flow versions start above the epoch's base, so routers resynchronised by it take them as
+     * current.
      *
      * @param onJournalFailure told once if recording a change fails; the broker refuses work from then on
      */
     public QosBroker(BrokerState state, InetSocketAddress controlBind, StateJournal journal, RouterPresence presence,
                      Consumer<Throwable> onJournalFailure) {
         this.topology = state.topology();
+        this.planner = new FlowPlanner((long) state.epoch() << 32);
         this.admission = new AdmissionController(topology);
         this.variables = new VariableCatalog(topology);
         this.journal = journal;
@@ -69,11 +71,10 @@ public final class QosBroker implements AutoCloseable {
         state.variables().forEach(variables::put);
         for (AdmittedSubscription s : state.subscriptions()) {
             admission.restore(s.request(), s.admitted());
-            planner.add(s.request(), s.admitted());
+            planner.restore(s.request(), s.admitted(), s.flowIds());
             subscriptions.put(s.id(), s);
             nextSubscriptionId = Math.max(nextSubscriptionId, s.id() + 1);
         }
-        state.flows().forEach((router, flows) -> flows.forEach(f -> planner.adopt(router, f)));
         this.control = new ControlChannelServer(controlBind,
                 topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence);
     }
@@ -115,13 +116,16 @@ public final class QosBroker implements AutoCloseable {
 
     /** Admits a subscription given in full (variable by id, its ids chosen by the caller). */
     public AdmissionResult subscribe(SubscriptionRequest request) {
-        CompletableFuture<AdmissionResult> f;
+        return join(subscribeAsync(request));
+    }
+
+    /** The same, completing once the admission is durable (pipelined: no waiting for earlier ones). */
+    public CompletableFuture<AdmissionResult> subscribeAsync(SubscriptionRequest request) {
         synchronized (this) {
             checkHealthy();
             nextSubscriptionId = Math.max(nextSubscriptionId, request.subscriptionId() + 1);
-            f = admit(request, "");
+            return admit(request, "");
         }
-        return join(f);
     }
 
     private AdmissionResult admitNow(SubscriptionRequest request) {
@@ -140,9 +144,10 @@ public final class QosBroker implements AutoCloseable {
             admission.release(request.subscriptionId());
             throw e;
         }
-        AdmittedSubscription s = new AdmittedSubscription(request, variableName, admitted);
+        AdmittedSubscription s = new AdmittedSubscription(request, variableName, admitted,
+                planner.flowIdsOf(request.subscriptionId()));
         subscriptions.put(s.id(), s);
-        return record(StateChange.added(s, changes), changes).thenApply(x -> result);
+        return record(StateChange.added(s), changes).thenApply(x -> result);
     }
 
     /**
@@ -167,9 +172,10 @@ public final class QosBroker implements AutoCloseable {
                 return CompletableFuture.completedFuture(result);
             }
             List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
-            AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted);
+            AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted,
+                    planner.flowIdsOf(subscriptionId));
             subscriptions.put(subscriptionId, s);
-            return record(StateChange.modified(s, changes), changes).thenApply(x -> result);
+            return record(StateChange.modified(s), changes).thenApply(x -> result);
         }
     }
 
@@ -182,7 +188,7 @@ public final class QosBroker implements AutoCloseable {
             }
             subscriptions.remove(subscriptionId);
             List<FlowPlanner.Change> changes = planner.remove(subscriptionId);
-            return record(StateChange.removed(subscriptionId, changes), changes).thenApply(x -> true);
+            return record(StateChange.removed(subscriptionId), changes).thenApply(x -> true);
         }
     }
 

@@ -69,7 +69,7 @@ public final class AdmissionController {
         } else {
             ToLongFunction<Link> cost = l -> l.delayNanos() + l.from().queueingBudgetNanos();
             paths = pathFinder.paths(from, to, k, cost,
-                    l -> linkFree(l, c) >= linkIncrement(l, c, r) && routerFree(l.to()) >= routerIncrement(l.to(), r));
+                    l -> fits(l, c, r, bytes, events));
             if (paths.size() < k) {
                 return new Rejected(r.subscriptionId(), explainShortage(r, from, to, k, cost));
             }
@@ -164,6 +164,19 @@ public final class AdmissionController {
     }
 
     /** What admitting adds on a link: nothing if the variable already crosses it at this rate or higher. */
+    /**
+     * Whether the link and the router it leads to can carry the stream. Most links have room for
+     * the whole stream, so the multicast lookup runs only where they have less.
+     */
+    private boolean fits(Link l, ServiceClass c, SubscriptionRequest r, long bytes, long events) {
+        long free = linkFree(l, c);
+        if (free < bytes && free < linkIncrement(l, c, r)) {
+            return false;
+        }
+        long routerFree = routerFree(l.to());
+        return routerFree >= events || routerFree >= routerIncrement(l.to(), r);
+    }
+
     private long linkIncrement(Link l, ServiceClass c, SubscriptionRequest r) {
         Map<Long, TreeMap<Long, Integer>> byVariable = linkNeeds[l.index()][c.ordinal()];
         TreeMap<Long, Integer> rates = byVariable == null ? null : byVariable.get(r.variable().value());

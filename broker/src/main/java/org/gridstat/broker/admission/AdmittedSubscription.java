@@ -4,13 +4,16 @@ import java.util.Objects;
 
 /**
  * A subscription the broker holds: the request, the declared variable's name (empty for a request
- * made by id), and the paths with their hop budgets.
+ * made by id), the paths with their hop budgets, and the id of the flow each hop uses (in path
+ * order), so that a broker resuming it gives routers the flows they hold.
  */
-public record AdmittedSubscription(SubscriptionRequest request, String variableName, AdmissionResult.Admitted admitted) {
+public record AdmittedSubscription(SubscriptionRequest request, String variableName, AdmissionResult.Admitted admitted,
+                                   java.util.List<Long> flowIds) {
     public AdmittedSubscription {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(variableName, "variable name");
         Objects.requireNonNull(admitted, "admitted");
+        flowIds = java.util.List.copyOf(flowIds);
     }
 
     public long id() {

@@ -33,7 +33,25 @@ public final class FlowPlanner {
     private final Map<FlowKey, Map<Long, Use>> uses = new LinkedHashMap<>();
     private final Map<FlowKey, Long> flowIds = new HashMap<>();
     private final Map<FlowKey, InstallFlow> current = new HashMap<>();
+    private final long versionBase;
     private long nextFlowId = 1;
+
+    /** A planner whose flow versions start at 1. */
+    public FlowPlanner() {
+        this(0);
+    }
+
+    /**
+     * A planner whose flow versions start above {@code versionBase}: a broker resuming after
+     * another gives a base above every version the other can have sent (its epoch, shifted), so
+     * routers take the resumed broker's flows as newer.
+     */
+    public FlowPlanner(long versionBase) {
+        if (versionBase < 0) {
+            throw new IllegalArgumentException("version base must not be negative");
+        }
+        this.versionBase = versionBase;
+    }
 
     /** A change to send: a flow to install (new or changed), or to remove. */
     public record Change(String router, InstallFlow install, long removeFlowId, long removeVersion) {
@@ -41,10 +59,6 @@ public final class FlowPlanner {
             return install == null;
         }
 
-        /** A flow installed for the first time (every flow starts at version 1). */
-        public boolean isNewFlow() {
-            return install != null && install.version() == 1;
-        }
     }
 
     /** Adds an admitted subscription; returns the flows to install or change. */
@@ -71,15 +85,44 @@ public final class FlowPlanner {
     }
 
     /**
-     * Takes over flows installed earlier (loaded from the broker's store) after their subscriptions
-     * were added again: each keeps its id and version, so routers resynchronised with them see no
-     * change.
+     * Adds a subscription held earlier (loaded from the broker's store) with the flow ids it used,
+     * one per hop in path order: each flow keeps its id, so routers resynchronised see the flows
+     * they hold. Returns nothing to send: the resynchronisation sends every flow.
+     *
+     * @throws IllegalStateException if a flow id contradicts one restored before for the same flow
      */
-    public void adopt(String router, InstallFlow flow) {
-        FlowKey key = new FlowKey(router, flow.link(), flow.variableId());
-        flowIds.put(key, flow.spec().flowId());
-        current.put(key, flow);
-        nextFlowId = Math.max(nextFlowId, flow.spec().flowId() + 1);
+    public void restore(SubscriptionRequest request, Admitted admitted, List<Long> flowIdsByHop) {
+        int i = 0;
+        for (List<Hop> path : admitted.paths()) {
+            for (Hop hop : path) {
+                if (i >= flowIdsByHop.size()) {
+                    throw new IllegalStateException("subscription " + request.subscriptionId() + " lacks flow ids");
+                }
+                FlowKey key = new FlowKey(hop.router(), hop.next() != null ? hop.next() : request.subscriberLink(),
+                        request.variable().value());
+                long id = flowIdsByHop.get(i++);
+                Long known = flowIds.putIfAbsent(key, id);
+                if (known != null && known != id) {
+                    throw new IllegalStateException("subscription " + request.subscriptionId() + " names flow " + id
+                            + " for " + key + ", which another subscription names " + known);
+                }
+                nextFlowId = Math.max(nextFlowId, id + 1);
+            }
+        }
+        replan(addUses(request, admitted));
+    }
+
+    /** The flow ids a subscription uses, one per hop in path order (what {@link #restore} takes back). */
+    public List<Long> flowIdsOf(long subscriptionId) {
+        List<FlowKey> keys = bySubscription.get(subscriptionId);
+        if (keys == null) {
+            return List.of();
+        }
+        List<Long> ids = new ArrayList<>(keys.size());
+        for (FlowKey k : keys) {
+            ids.add(flowIds.get(k));
+        }
+        return ids;
     }
 
     private List<FlowKey> addUses(SubscriptionRequest request, Admitted admitted) {
@@ -151,7 +194,7 @@ public final class FlowPlanner {
                 }
                 continue;
             }
-            InstallFlow after = flowFor(key, u.values(), before == null ? 1 : before.version() + 1);
+            InstallFlow after = flowFor(key, u.values(), before == null ? versionBase + 1 : before.version() + 1);
             if (before == null || !before.equals(after.withVersion(before.version()))) {
                 current.put(key, after);
                 changes.add(new Change(key.router(), after, 0, 0));

@@ -1,34 +1,29 @@
 package org.gridstat.broker.store;
 
-import java.util.List;
-import java.util.Objects;
 import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.catalog.PublishedVariable;
-import org.gridstat.broker.install.FlowPlanner;
 
 /**
- * What one broker operation changes, recorded as a whole or not at all: a variable declared, a
- * subscription put (new or modified) or removed, and the flows that changed with it.
+ * What one broker operation changes, recorded as a whole or not at all: a variable declared, or a
+ * subscription put (new or modified, with its paths and flow ids) or removed. Flows are not
+ * recorded: they follow from the subscriptions.
  */
 public record StateChange(PublishedVariable variable, AdmittedSubscription putSubscription, boolean newSubscription,
-                          long removedSubscription, List<FlowPlanner.Change> flows) {
-    public StateChange {
-        flows = List.copyOf(Objects.requireNonNull(flows, "flows"));
-    }
+                          long removedSubscription) {
 
     public static StateChange declared(PublishedVariable v) {
-        return new StateChange(v, null, false, 0, List.of());
+        return new StateChange(v, null, false, 0);
     }
 
-    public static StateChange added(AdmittedSubscription s, List<FlowPlanner.Change> flows) {
-        return new StateChange(null, s, true, 0, flows);
+    public static StateChange added(AdmittedSubscription s) {
+        return new StateChange(null, s, true, 0);
     }
 
-    public static StateChange modified(AdmittedSubscription s, List<FlowPlanner.Change> flows) {
-        return new StateChange(null, s, false, 0, flows);
+    public static StateChange modified(AdmittedSubscription s) {
+        return new StateChange(null, s, false, 0);
     }
 
-    public static StateChange removed(long subscriptionId, List<FlowPlanner.Change> flows) {
-        return new StateChange(null, null, false, subscriptionId, flows);
+    public static StateChange removed(long subscriptionId) {
+        return new StateChange(null, null, false, subscriptionId);
     }
 }

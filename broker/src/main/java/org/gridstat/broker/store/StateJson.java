@@ -10,11 +10,9 @@ import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.broker.catalog.PublishedVariable;
-import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
-import org.gridstat.core.sched.FlowSpec;
 
 /**
  * The JSON documents the broker keeps in ZooKeeper (layout in {@code docs/broker-state.md}). Each
@@ -44,7 +42,7 @@ public final class StateJson {
     /** A subscription as stored. */
     public record Subscription(int schema, long id, String variable, long variableId, String publisherRouter,
                                String subscriberRouter, String subscriberLink, int frameBytes, long publisherIntervalNanos,
-                               Qos qos, List<List<AdmissionResult.Hop>> paths) {
+                               Qos qos, List<List<AdmissionResult.Hop>> paths, List<Long> flowIds) {
     }
 
     /** A variable as stored. */
@@ -52,24 +50,18 @@ public final class StateJson {
                            ServiceClass serviceClass, String correlationGroup) {
     }
 
-    /** A flow as stored: what its router holds. */
-    public record Flow(int schema, String router, long flowId, long version, long variableId, String link, ServiceClass serviceClass,
-                       long assuredRate, long minimumRate, long ceilingRate, int bufferEvents, String correlationGroup,
-                       long[] intervalsNanos, long publisherIntervalNanos, long downstreamBudgetNanos) {
-    }
-
     public static byte[] encode(AdmittedSubscription s) {
         SubscriptionRequest r = s.request();
         return write(new Subscription(SCHEMA, r.subscriptionId(), s.variableName(), r.variable().value(),
                 r.publisherRouter(), r.subscriberRouter(), r.subscriberLink(), r.frameBytes(),
-                r.publisherIntervalNanos(), Qos.of(r.qos()), s.admitted().paths()));
+                r.publisherIntervalNanos(), Qos.of(r.qos()), s.admitted().paths(), s.flowIds()));
     }
 
     public static AdmittedSubscription decodeSubscription(byte[] json) {
         Subscription s = read(json, Subscription.class);
         SubscriptionRequest r = new SubscriptionRequest(s.id(), VariableId.of(s.variableId()), s.publisherRouter(),
                 s.subscriberRouter(), s.frameBytes(), s.qos().toSpec(), s.subscriberLink(), s.publisherIntervalNanos());
-        return new AdmittedSubscription(r, s.variable(), new AdmissionResult.Admitted(s.id(), s.paths()));
+        return new AdmittedSubscription(r, s.variable(), new AdmissionResult.Admitted(s.id(), s.paths()), s.flowIds());
     }
 
     public static byte[] encode(PublishedVariable v) {
@@ -81,24 +73,6 @@ public final class StateJson {
         Variable v = read(json, Variable.class);
         return new PublishedVariable(v.name(), v.id(), v.router(), v.frameBytes(), v.intervalNanos(), v.serviceClass(),
                 v.correlationGroup());
-    }
-
-    public static byte[] encode(String router, InstallFlow f) {
-        FlowSpec s = f.spec();
-        return write(new Flow(SCHEMA, router, s.flowId(), f.version(), f.variableId(), f.link(), s.serviceClass(), s.assuredRate(),
-                s.minimumRate(), s.ceilingRate(), s.bufferEvents(), s.correlationGroup(), f.intervalsNanos(),
-                f.publisherIntervalNanos(), f.downstreamBudgetNanos()));
-    }
-
-    public static RouterFlow decodeFlow(byte[] json) {
-        Flow f = read(json, Flow.class);
-        return new RouterFlow(f.router(), new InstallFlow(f.version(), f.variableId(), f.link(), FlowSpec.of(f.flowId(), f.serviceClass(),
-                f.assuredRate(), f.minimumRate(), f.ceilingRate(), f.bufferEvents(), f.correlationGroup()),
-                f.intervalsNanos(), f.publisherIntervalNanos(), f.downstreamBudgetNanos()));
-    }
-
-    /** A flow and the router that holds it. */
-    public record RouterFlow(String router, InstallFlow flow) {
     }
 
     static byte[] write(Object o) {
@@ -117,9 +91,7 @@ public final class StateJson {
             throw new IllegalArgumentException("unreadable " + type.getSimpleName().toLowerCase() + " document: "
                     + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()), e);
         }
-        int schema = value instanceof Subscription s ? s.schema()
-                : value instanceof Variable v ? v.schema()
-                : ((Flow) value).schema();
+        int schema = value instanceof Subscription s ? s.schema() : ((Variable) value).schema();
         if (schema != SCHEMA) {
             throw new IllegalArgumentException(type.getSimpleName().toLowerCase() + " document has schema " + schema
                     + "; this broker reads schema " + SCHEMA);

@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -19,15 +18,13 @@ import org.apache.zookeeper.data.Stat;
 import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.catalog.PublishedVariable;
 import org.gridstat.broker.control.RouterPresence;
-import org.gridstat.broker.install.FlowPlanner;
 import org.gridstat.broker.topology.Topology;
-import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The broker's state in ZooKeeper, under one root (layout in {@code docs/broker-state.md}):
- * {@code topology}, {@code variables/<id>}, {@code subscriptions/<id>}, {@code flows/<flowId>},
+ * {@code topology}, {@code variables/<id>}, {@code subscriptions/<id>} (with paths and flow ids),
  * ephemeral {@code routers/<id>} for the routers connected to the leader, {@code election} for the
  * replicas' leader latch and {@code epoch}, whose version fences out a deposed leader: every change
  * is one transaction that first checks the epoch its leader claimed.
@@ -56,7 +53,7 @@ public final class ZooKeeperStore implements RouterPresence {
 
     /** Creates the layout's folders where missing. */
     public void ensureLayout() throws Exception {
-        for (String p : List.of("variables", "subscriptions", "flows", "routers", "election")) {
+        for (String p : List.of("variables", "subscriptions", "routers", "election")) {
             zk.createContainers(root + "/" + p);
         }
         if (zk.checkExists().forPath(root + "/epoch") == null) {
@@ -113,8 +110,8 @@ public final class ZooKeeperStore implements RouterPresence {
         return stat.getVersion();
     }
 
-    /** Reads everything a resuming leader needs. */
-    public BrokerState load(Topology topology) throws Exception {
+    /** Reads everything a leader resuming in {@code epoch} needs. */
+    public BrokerState load(Topology topology, int epoch) throws Exception {
         List<PublishedVariable> variables = new ArrayList<>();
         for (byte[] d : children("variables")) {
             variables.add(StateJson.decodeVariable(d));
@@ -124,12 +121,7 @@ public final class ZooKeeperStore implements RouterPresence {
             subscriptions.add(StateJson.decodeSubscription(d));
         }
         subscriptions.sort(Comparator.comparingLong(AdmittedSubscription::id));
-        Map<String, List<InstallFlow>> flows = new TreeMap<>();
-        for (byte[] d : children("flows")) {
-            StateJson.RouterFlow f = StateJson.decodeFlow(d);
-            flows.computeIfAbsent(f.router(), r -> new ArrayList<>()).add(f.flow());
-        }
-        return new BrokerState(topology, variables, subscriptions, flows);
+        return new BrokerState(topology, variables, subscriptions, epoch);
     }
 
     private List<byte[]> children(String folder) throws Exception {
@@ -163,16 +155,6 @@ public final class ZooKeeperStore implements RouterPresence {
             }
             if (change.removedSubscription() != 0) {
                 ops.add(zk.transactionOp().delete().forPath(path("subscriptions", change.removedSubscription())));
-            }
-            for (FlowPlanner.Change f : change.flows()) {
-                if (f.isRemoval()) {
-                    ops.add(zk.transactionOp().delete().forPath(path("flows", f.removeFlowId())));
-                } else {
-                    String p = path("flows", f.install().spec().flowId());
-                    byte[] json = StateJson.encode(f.router(), f.install());
-                    ops.add(f.isNewFlow() ? zk.transactionOp().create().forPath(p, json)
-                            : zk.transactionOp().setData().forPath(p, json));
-                }
             }
             zk.transaction().inBackground((client, event) -> {
                 if (event.getResultCode() == KeeperException.Code.OK.intValue()) {

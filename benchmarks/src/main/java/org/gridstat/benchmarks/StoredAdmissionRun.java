@@ -1,0 +1,103 @@
+package org.gridstat.benchmarks;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.admission.SubscriptionRequest;
+import org.gridstat.broker.store.BrokerState;
+import org.gridstat.broker.store.EmbeddedZooKeeper;
+import org.gridstat.broker.store.StateJournal;
+import org.gridstat.broker.store.ZooKeeperStore;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.VariableId;
+
+/**
+ * Admissions per second with the broker's state in ZooKeeper: a broker on the generated
+ * 1,000-router topology admits 60 Hz HRT subscriptions with k = 2 between random routers, each
+ * recorded (subscription and every flow it adds, one transaction) in an embedded ZooKeeper that
+ * syncs its log to disk, with up to 256 admissions in flight; then it tears them all down. The
+ * same runs with a memory-only journal for comparison. Arguments: [subscriptions] [rounds].
+ */
+public final class StoredAdmissionRun {
+    private static final int IN_FLIGHT = 256;
+
+    private StoredAdmissionRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        Topology topology = GridTopology.generate();
+        System.out.printf("topology: %d routers, %d directed links; %d subscriptions per round, k = 2%n",
+                topology.routers().size(), topology.links().size(), n);
+        for (int round = 1; round <= rounds; round++) {
+            Path dir = Files.createTempDirectory("gridstat-admission-zk");
+            try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir, 0)) {
+                CuratorFramework client = CuratorFrameworkFactory.builder().connectString(zk.connectString())
+                        .sessionTimeoutMs(10_000).retryPolicy(new ExponentialBackoffRetry(100, 5)).build();
+                client.start();
+                client.blockUntilConnected(10, TimeUnit.SECONDS);
+                ZooKeeperStore store = new ZooKeeperStore(client, "/bench");
+                store.ensureLayout();
+                store.topology(topology);
+                int epoch = store.claimEpoch();
+                run("ZooKeeper", round, n, new QosBroker(BrokerState.empty(topology), new InetSocketAddress("127.0.0.1", 0),
+                        store.journal(epoch), store, e -> { }));
+                client.close();
+            } finally {
+                try (var walk = Files.walk(dir)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+            run("memory only", round, n, new QosBroker(BrokerState.empty(topology), new InetSocketAddress("127.0.0.1", 0),
+                    StateJournal.MEMORY_ONLY, org.gridstat.broker.control.RouterPresence.NONE, e -> { }));
+        }
+    }
+
+    private static void run(String journal, int round, int n, QosBroker broker) {
+        QosSpec qos = QosSpec.builder().rateHz(60).latencyBound(Duration.ofMillis(200)).paths(2)
+                .serviceClass(ServiceClass.HRT).build();
+        Random random = new Random(round);
+        ArrayDeque<CompletableFuture<?>> inFlight = new ArrayDeque<>();
+        long t0 = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            int from = random.nextInt(GridTopology.ROUTERS);
+            int to = (from + 1 + random.nextInt(GridTopology.ROUTERS - 1)) % GridTopology.ROUTERS;
+            CompletableFuture<AdmissionResult> f = broker.subscribeAsync(new SubscriptionRequest(i, VariableId.of(i),
+                    "r" + from, "r" + to, 260, qos, "cc", 16_666_667L));
+            inFlight.add(f);
+            if (inFlight.size() == IN_FLIGHT) {
+                inFlight.poll().join();
+            }
+        }
+        inFlight.forEach(CompletableFuture::join);
+        long admitNanos = System.nanoTime() - t0;
+        int admitted = broker.subscriptions().size();
+        inFlight.clear();
+        t0 = System.nanoTime();
+        for (int i = 1; i <= n; i++) {
+            inFlight.add(broker.unsubscribeAsync(i));
+            if (inFlight.size() == IN_FLIGHT) {
+                inFlight.poll().join();
+            }
+        }
+        inFlight.forEach(CompletableFuture::join);
+        long releaseNanos = System.nanoTime() - t0;
+        broker.close();
+        System.out.printf("round %d, %-11s: %d admitted of %d: %.0f admissions/s; teardown %.0f/s%n", round, journal,
+                admitted, n, n / (admitNanos / 1e9), n / (releaseNanos / 1e9));
+    }
+}
