@@ -18,6 +18,13 @@ public final class Gridstat {
     }
 
     public static void main(String[] args) {
+        // ZooKeeper and Curator narrate every session at INFO; their warnings are what an operator needs
+        for (String noisy : new String[] {"org.apache.zookeeper", "org.apache.curator"}) {
+            String key = "org.slf4j.simpleLogger.log." + noisy;
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, "warn");
+            }
+        }
         int code = new CommandLine(new Gridstat()).execute(args);
         // During a signal-triggered shutdown System.exit would wait forever for the hooks.
         if (!ShutdownSignal.received()) {
