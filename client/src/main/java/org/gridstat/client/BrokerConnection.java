@@ -93,7 +93,10 @@ public final class BrokerConnection {
         VariableDocument doc = new VariableDocument(d.name(), null, d.router(), d.frameBytes(), null,
                 d.interval().toNanos(), d.serviceClass().name(), d.correlationGroup());
         Answer a = require(request("POST", "/variables", write(doc)), 201);
-        VariableDocument v = read(a.body(), VariableDocument.class);
+        return variable(read(a.body(), VariableDocument.class));
+    }
+
+    private static DeclaredVariable variable(VariableDocument v) {
         return new DeclaredVariable(v.name(), VariableId.of(v.id()), v.router(), v.frameBytes(),
                 Duration.ofNanos(v.intervalNanos()), ServiceClass.valueOf(v.serviceClass()), v.correlationGroup());
     }
@@ -129,6 +132,20 @@ public final class BrokerConnection {
         }
         require(a, 204);
         return true;
+    }
+
+    /** The variables declared to the broker. */
+    public List<DeclaredVariable> variables() {
+        Answer a = require(request("GET", "/variables", null), 200);
+        List<DeclaredVariable> out = new ArrayList<>();
+        try {
+            for (JsonNode n : JSON.readTree(a.body())) {
+                out.add(variable(JSON.treeToValue(n, VariableDocument.class)));
+            }
+        } catch (IOException e) {
+            throw new BrokerException("unreadable answer from the broker: " + e.getMessage(), e);
+        }
+        return out;
     }
 
     /** The broker's subscriptions. */

@@ -97,6 +97,30 @@ public final class AdmissionController {
     }
 
     /**
+     * Admits a subscription over one given path (a parent broker's border links), checking each
+     * link's class bandwidth and each router's capacity, and reserves it; no bound is split.
+     */
+    public AdmissionResult admitOver(SubscriptionRequest r, List<Link> path) {
+        if (admitted.containsKey(r.subscriptionId())) {
+            return new Rejected(r.subscriptionId(), "subscription " + r.subscriptionId() + " is already admitted");
+        }
+        ServiceClass c = r.qos().serviceClass();
+        RouterNode from = path.isEmpty() ? known(r.publisherRouter()) : path.get(0).from();
+        for (Link l : path) {
+            if (!fits(l, c, r, r.bytesPerSecond(), r.eventsPerSecond())) {
+                long need = linkIncrement(l, c, r);
+                return new Rejected(r.subscriptionId(), linkFree(l, c) < need
+                        ? String.format("link %s class %s: needs %s, %s free", l.name(), c, kbits(need), kbits(linkFree(l, c)))
+                        : String.format("router %s: needs %d events/s, %d free", l.to().id(), routerIncrement(l.to(), r),
+                                routerFree(l.to())));
+            }
+        }
+        reserve(r, List.of(path), from, +1);
+        admitted.put(r.subscriptionId(), new Admission(r, List.of(path), path.isEmpty() ? from : path.get(path.size() - 1).to()));
+        return new Admitted(r.subscriptionId(), List.of(List.of()));
+    }
+
+    /**
      * Takes back a subscription admitted earlier (loaded from the broker's store) with the paths it
      * holds, without searching or checking capacity again: what was admitted stays admitted.
      *

@@ -7,16 +7,18 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.VariableId;
+import org.gridstat.core.model.VariableName;
 
 /**
- * The variables declared to a broker, by name and by id. Ids are given out in order and never
- * reused while the variable is declared. Not thread-safe; the broker serialises access.
+ * The variables declared to a broker, by name and by id. A variable's id is derived from its name
+ * ({@link VariableId#ofName}), so brokers of different clouds agree on it. Not thread-safe; the
+ * broker serialises access.
  */
 public final class VariableCatalog {
     private final Topology topology;
     private final Map<String, PublishedVariable> byName = new TreeMap<>();
     private final Map<Long, PublishedVariable> byId = new TreeMap<>();
-    private long nextId = 1;
 
     public VariableCatalog(Topology topology) {
         this.topology = topology;
@@ -34,7 +36,8 @@ public final class VariableCatalog {
         if (topology.router(router) == null) {
             throw new IllegalArgumentException("no router '" + router + "' in the topology");
         }
-        PublishedVariable v = new PublishedVariable(name, nextId, router, frameBytes, intervalNanos, serviceClass,
+        long id = VariableId.ofName(VariableName.of(name)).value();
+        PublishedVariable v = new PublishedVariable(name, id, router, frameBytes, intervalNanos, serviceClass,
                 correlationGroup == null ? "" : correlationGroup);
         PublishedVariable existing = byName.get(name);
         if (existing != null) {
@@ -43,6 +46,11 @@ public final class VariableCatalog {
             }
             throw new IllegalArgumentException("variable '" + name + "' is declared already, differently: " + existing);
         }
+        PublishedVariable clash = byId.get(id);
+        if (clash != null) {
+            throw new IllegalArgumentException("variable '" + name + "' maps to the id of '" + clash.name()
+                    + "'; rename one of them");
+        }
         return v;
     }
 
@@ -50,7 +58,6 @@ public final class VariableCatalog {
     public void put(PublishedVariable v) {
         byName.put(v.name(), v);
         byId.put(v.id(), v);
-        nextId = Math.max(nextId, v.id() + 1);
     }
 
     public PublishedVariable byName(String name) {

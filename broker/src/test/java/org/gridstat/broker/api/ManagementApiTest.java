@@ -97,7 +97,8 @@ class ManagementApiTest {
         HttpResponse<String> declared = call("POST", "/api/v1/variables", "{\"name\":\"s1/pmu1/freq\",\"router\":\"a\","
                 + "\"frameBytes\":260,\"rateHz\":60,\"serviceClass\":\"HRT\"}");
         assertEquals(201, declared.statusCode(), declared.body());
-        assertEquals(1, JSON.readTree(declared.body()).get("id").asLong());
+        assertEquals(org.gridstat.core.model.VariableId.ofName(org.gridstat.core.model.VariableName.of("s1/pmu1/freq")).value(),
+                JSON.readTree(declared.body()).get("id").asLong(), "every broker derives the id from the name");
         assertEquals(16_666_667L, JSON.readTree(declared.body()).get("intervalNanos").asLong());
 
         HttpResponse<String> first = call("POST", "/api/v1/subscriptions", SUBSCRIBE);

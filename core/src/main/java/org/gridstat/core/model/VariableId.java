@@ -21,6 +21,24 @@ public final class VariableId implements Comparable<VariableId> {
         return new VariableId(value);
     }
 
+    /**
+     * The id a name maps to: the first 63 bits of the SHA-256 of its text. Every broker derives
+     * the same id from the same name, so a variable relayed from one cloud into another keeps the
+     * id its events carry; two names sharing an id (odds about 2^-63 per pair) are refused by the
+     * broker that meets both.
+     */
+    public static VariableId ofName(VariableName name) {
+        byte[] digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(name.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        long v = java.nio.ByteBuffer.wrap(digest).getLong() & Long.MAX_VALUE;
+        return of(v == 0 ? 1 : v);
+    }
+
     /** Parses a decimal or {@code 0x}-prefixed hexadecimal id. */
     public static VariableId parse(String text) {
         String t = text.trim();

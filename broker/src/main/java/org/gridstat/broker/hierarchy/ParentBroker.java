@@ -1,0 +1,294 @@
+package org.gridstat.broker.hierarchy;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.gridstat.broker.admission.AdmissionController;
+import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.admission.SubscriptionRequest;
+import org.gridstat.broker.topology.Link;
+import org.gridstat.broker.topology.RouterNode;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.client.BrokerConnection;
+import org.gridstat.client.BrokerSubscription;
+import org.gridstat.client.DeclaredVariable;
+import org.gridstat.client.SubscriptionRejectedException;
+import org.gridstat.client.VariableDeclaration;
+import org.gridstat.core.model.QosSpec;
+
+/**
+ * A parent broker over leaf brokers, each governing one cloud. It knows the border routers (each
+ * with its cloud) and the links between clouds, and reserves bandwidth on those links itself; a
+ * subscription whose publisher and subscriber are in different clouds is routed over the fewest
+ * clouds (least border delay among equals), and each cloud's segment is delegated to its leaf as a
+ * subscription of its own: in the publisher's cloud from the publisher's router to the exit border
+ * router, in the next cloud from the entry border router (where the parent declares the variable
+ * as relayed, under the same id) onwards. The latency bound, less the border links' delays, is
+ * split evenly between the segments. If any part cannot be admitted, what was admitted is undone
+ * and the rejection names the cloud. A subscription within one cloud goes to its leaf as it is.
+ * Cross-cloud subscriptions take one path. Operations are serialised.
+ */
+public final class ParentBroker {
+    private final Topology borders;
+    private final Map<String, BrokerConnection> leaves;
+    private final Map<String, String> cloudOfRouter = new HashMap<>();
+    private final AdmissionController borderAdmission;
+    private final Map<Long, CrossCloudSubscription> subscriptions = new TreeMap<>();
+    /** (cloud, variable) pairs the parent declared as relays, so a variable's origin is told apart. */
+    private final Set<String> relays = new HashSet<>();
+    private long nextId = 1;
+
+    /**
+     * @param borders the border routers, each with its {@code cloud}, and the links between clouds
+     * @param leaves  each cloud's leaf broker
+     * @param routersByCloud every router of each cloud (the leaves' topologies)
+     * @throws IllegalArgumentException if a border router's cloud has no leaf or lacks that router,
+     *                                  or a border link joins two routers of one cloud
+     */
+    public ParentBroker(Topology borders, Map<String, BrokerConnection> leaves, Map<String, List<String>> routersByCloud) {
+        this.borders = borders;
+        this.leaves = Map.copyOf(leaves);
+        routersByCloud.forEach((cloud, routers) -> routers.forEach(r -> {
+            String other = cloudOfRouter.put(r, cloud);
+            if (other != null && !other.equals(cloud)) {
+                throw new IllegalArgumentException("router " + r + " is in both clouds " + other + " and " + cloud);
+            }
+        }));
+        for (RouterNode b : borders.routers()) {
+            if (!leaves.containsKey(b.cloud())) {
+                throw new IllegalArgumentException("border router " + b.id() + ": no leaf broker for cloud '" + b.cloud() + "'");
+            }
+            if (!b.cloud().equals(cloudOfRouter.get(b.id()))) {
+                throw new IllegalArgumentException("border router " + b.id() + " is not in cloud " + b.cloud() + "'s topology");
+            }
+        }
+        for (Link l : borders.links()) {
+            if (l.from().cloud().equals(l.to().cloud())) {
+                throw new IllegalArgumentException("border link " + l.name() + " stays inside cloud " + l.from().cloud());
+            }
+        }
+        this.borderAdmission = new AdmissionController(borders);
+    }
+
+    /** The cloud of each router, learned from the leaves' topologies. */
+    public static Map<String, List<String>> routersOf(Map<String, BrokerConnection> leaves) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        leaves.forEach((cloud, leaf) -> {
+            try {
+                var routers = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(leaf.request("GET", "/topology", null).body()).get("routers");
+                List<String> ids = new ArrayList<>();
+                routers.forEach(r -> ids.add(r.get("id").asText()));
+                out.put(cloud, ids);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot read cloud " + cloud + "'s topology: " + e.getMessage(), e);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Admits a subscription to a variable declared in any cloud, delivered at
+     * {@code subscriberRouter} over its out-link {@code subscriberLink}.
+     *
+     * @throws SubscriptionRejectedException naming the cloud or border link that cannot carry it
+     */
+    public synchronized CrossCloudSubscription subscribe(String variable, String subscriberRouter, String subscriberLink,
+                                                         QosSpec qos) throws SubscriptionRejectedException {
+        String subscriberCloud = cloudOfRouter.get(subscriberRouter);
+        if (subscriberCloud == null) {
+            throw new SubscriptionRejectedException("no cloud has a router '" + subscriberRouter + "'");
+        }
+        Map.Entry<String, DeclaredVariable> origin = origin(variable);
+        DeclaredVariable v = origin.getValue();
+        long id = nextId++;
+        if (origin.getKey().equals(subscriberCloud)) {
+            BrokerSubscription s = leaves.get(subscriberCloud).subscribe(variable, subscriberRouter, subscriberLink, qos);
+            return remember(new CrossCloudSubscription(id, variable, subscriberRouter, subscriberLink, qos,
+                    List.of(segment(subscriberCloud, s, subscriberLink, qos.latencyBoundNanos())), List.of()));
+        }
+        if (qos.paths() != 1) {
+            throw new SubscriptionRejectedException("a subscription across clouds takes one path; " + qos.paths() + " asked");
+        }
+        List<String> clouds = cloudPath(origin.getKey(), subscriberCloud);
+        if (clouds == null) {
+            throw new SubscriptionRejectedException("no border links lead from cloud " + origin.getKey() + " to cloud "
+                    + subscriberCloud);
+        }
+        Undo undo = new Undo();
+        try {
+            List<Link> crossings = reserveBorders(id, v, qos, clouds, undo);
+            long delays = crossings.stream().mapToLong(Link::delayNanos).sum();
+            long share = (qos.latencyBoundNanos() - delays) / clouds.size();
+            if (share < QosSpec.MIN_LATENCY_BOUND.toNanos()) {
+                throw new SubscriptionRejectedException(String.format("the border links take %.1f ms of the %.1f ms bound,"
+                        + " leaving too little for %d clouds", delays / 1e6, qos.latencyBoundNanos() / 1e6, clouds.size()));
+            }
+            List<CrossCloudSubscription.Segment> segments = new ArrayList<>();
+            for (int i = 0; i < clouds.size(); i++) {
+                String cloud = clouds.get(i);
+                BrokerConnection leaf = leaves.get(cloud);
+                boolean last = i == clouds.size() - 1;
+                String exitRouter = last ? subscriberRouter : crossings.get(i).from().id();
+                String exitLink = last ? subscriberLink : crossings.get(i).to().id();
+                if (i > 0) {
+                    String entry = crossings.get(i - 1).to().id();
+                    leaf.declare(new VariableDeclaration(v.name(), entry, v.frameBytes(), v.interval(), v.serviceClass(),
+                            v.correlationGroup()));
+                    relays.add(cloud + "|" + v.name());
+                }
+                QosSpec part = QosSpec.builder().interval(qos.interval()).latencyBound(Duration.ofNanos(share)).paths(1)
+                        .serviceClass(qos.serviceClass()).correlationGroup(qos.correlationGroup()).build();
+                BrokerSubscription s;
+                try {
+                    s = leaf.subscribe(v.name(), exitRouter, exitLink, part);
+                } catch (SubscriptionRejectedException e) {
+                    throw new SubscriptionRejectedException("cloud " + cloud + ": " + e.reason());
+                }
+                undo.push(() -> leaf.unsubscribe(s.id()));
+                segments.add(segment(cloud, s, exitLink, share));
+            }
+            undo.clear();
+            return remember(new CrossCloudSubscription(id, variable, subscriberRouter, subscriberLink, qos, segments,
+                    crossings.stream().map(Link::name).toList()));
+        } finally {
+            undo.run();
+        }
+    }
+
+    /** Tears a subscription down in every cloud and frees its border links; false if unknown. */
+    public synchronized boolean unsubscribe(long id) {
+        CrossCloudSubscription s = subscriptions.remove(id);
+        if (s == null) {
+            return false;
+        }
+        for (CrossCloudSubscription.Segment seg : s.segments()) {
+            leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId());
+        }
+        for (int i = 0; i < s.borderLinks().size(); i++) {
+            borderAdmission.release(borderId(id, i));
+        }
+        return true;
+    }
+
+    public synchronized List<CrossCloudSubscription> subscriptions() {
+        return List.copyOf(subscriptions.values());
+    }
+
+    /** Bytes per second reserved for a class on a border link. */
+    public synchronized long reserved(String from, String to, org.gridstat.core.model.ServiceClass c) {
+        return borderAdmission.reserved(borders.link(from, to), c);
+    }
+
+    private CrossCloudSubscription remember(CrossCloudSubscription s) {
+        subscriptions.put(s.id(), s);
+        return s;
+    }
+
+    private static CrossCloudSubscription.Segment segment(String cloud, BrokerSubscription s, String exitLink, long bound) {
+        return new CrossCloudSubscription.Segment(cloud, s.id(), s.paths().get(0), exitLink, bound);
+    }
+
+    /** The cloud where the variable is published (not relayed), and its declaration there. */
+    private Map.Entry<String, DeclaredVariable> origin(String variable) throws SubscriptionRejectedException {
+        for (Map.Entry<String, BrokerConnection> leaf : new TreeMap<>(leaves).entrySet()) {
+            if (relays.contains(leaf.getKey() + "|" + variable)) {
+                continue;
+            }
+            for (DeclaredVariable v : leaf.getValue().variables()) {
+                if (v.name().equals(variable)) {
+                    return Map.entry(leaf.getKey(), v);
+                }
+            }
+        }
+        throw new SubscriptionRejectedException("no cloud has a variable '" + variable + "' declared");
+    }
+
+    /** The clouds from one to another over the fewest border crossings, or null. */
+    private List<String> cloudPath(String from, String to) {
+        Map<String, String> previous = new HashMap<>();
+        ArrayDeque<String> queue = new ArrayDeque<>(List.of(from));
+        previous.put(from, from);
+        while (!queue.isEmpty()) {
+            String c = queue.poll();
+            if (c.equals(to)) {
+                List<String> path = new ArrayList<>();
+                for (String at = to; !at.equals(from); at = previous.get(at)) {
+                    path.add(at);
+                }
+                path.add(from);
+                Collections.reverse(path);
+                return path;
+            }
+            for (Link l : borders.links()) {
+                if (l.from().cloud().equals(c) && previous.putIfAbsent(l.to().cloud(), c) == null) {
+                    queue.add(l.to().cloud());
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Per consecutive pair of clouds, the border link of least delay that has the bandwidth; reserved. */
+    private List<Link> reserveBorders(long id, DeclaredVariable v, QosSpec qos, List<String> clouds, Undo undo)
+            throws SubscriptionRejectedException {
+        List<Link> chosen = new ArrayList<>();
+        for (int i = 0; i + 1 < clouds.size(); i++) {
+            String a = clouds.get(i);
+            String b = clouds.get(i + 1);
+            List<Link> candidates = borders.links().stream()
+                    .filter(l -> l.from().cloud().equals(a) && l.to().cloud().equals(b))
+                    .sorted(Comparator.comparingLong(Link::delayNanos)).toList();
+            String reason = "";
+            Link taken = null;
+            long bid = borderId(id, i);
+            for (Link l : candidates) {
+                SubscriptionRequest r = new SubscriptionRequest(bid, v.id(), l.from().id(), l.to().id(), v.frameBytes(), qos);
+                AdmissionResult result = borderAdmission.admitOver(r, List.of(l));
+                if (result instanceof AdmissionResult.Admitted) {
+                    taken = l;
+                    break;
+                }
+                reason = ((AdmissionResult.Rejected) result).reason();
+            }
+            if (taken == null) {
+                throw new SubscriptionRejectedException("border " + a + " -> " + b + ": " + reason);
+            }
+            undo.push(() -> borderAdmission.release(bid));
+            chosen.add(taken);
+        }
+        return chosen;
+    }
+
+    private static long borderId(long id, int crossing) {
+        return id * 64 + crossing;
+    }
+
+    /** What to take back if a subscription fails half way, most recent first. */
+    private static final class Undo {
+        private final ArrayDeque<Runnable> steps = new ArrayDeque<>();
+
+        void push(Runnable step) {
+            steps.push(step);
+        }
+
+        void clear() {
+            steps.clear();
+        }
+
+        void run() {
+            while (!steps.isEmpty()) {
+                steps.pop().run();
+            }
+        }
+    }
+}
