@@ -1,10 +1,7 @@
 package org.gridstat.broker.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,12 +24,11 @@ import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
-import org.gridstat.core.management.DocumentFields;
 import org.gridstat.core.management.ErrorDocument;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.management.SubscriptionDocument;
 import org.gridstat.core.management.VariableDocument;
-import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.QosSpec;
 
 /**
  * The management API's resources, version 1 (described in {@code openapi.yaml}, served at
@@ -106,17 +102,17 @@ final class ManagementRoutes {
             case "GET /variables":
                 return done(ApiResponse.ok(replica.leading().variables().stream().map(ManagementRoutes::document).toList()));
             case "POST /variables":
-                return declare(read(body, VariableDocument.class));
+                return declare(RequestParser.declaration(body));
             case "GET /subscriptions":
                 return done(ApiResponse.ok(replica.leading().subscriptions().stream().map(ManagementRoutes::document).toList()));
             case "POST /subscriptions":
-                return subscribe(read(body, SubscriptionDocument.class));
+                return subscribe(RequestParser.subscription(body));
             case "GET /subscriptions/{id}": {
                 AdmittedSubscription s = replica.leading().subscription(id);
                 return done(s == null ? ApiResponse.error(404, "no subscription " + id) : ApiResponse.ok(document(s)));
             }
             case "PUT /subscriptions/{id}":
-                return modify(id, read(body, SubscriptionDocument.class));
+                return modify(id, RequestParser.modification(body, id));
             case "DELETE /subscriptions/{id}": {
                 long gone = id;
                 return replica.leading().unsubscribeAsync(id).thenApply(found -> found ? new ApiResponse(204, null)
@@ -127,44 +123,19 @@ final class ManagementRoutes {
         }
     }
 
-    private CompletableFuture<ApiResponse> declare(VariableDocument d) {
-        List<String> problems = new ArrayList<>();
-        DocumentFields.require(d.name(), "name", problems);
-        DocumentFields.require(d.router(), "router", problems);
-        DocumentFields.require(d.frameBytes(), "frameBytes", problems);
-        long interval = DocumentFields.interval(d.rateHz(), d.intervalNanos(), problems);
-        ServiceClass c = d.serviceClass() == null ? ServiceClass.BE : DocumentFields.dataClass(d.serviceClass(), problems);
-        if (!problems.isEmpty()) {
-            return done(ApiResponse.error(400, String.join("; ", problems)));
-        }
-        return replica.leading().declare(d.name(), d.router(), d.frameBytes(), interval, c, d.correlationGroup())
-                .thenApply(v -> new ApiResponse(201, document(v)));
+    private CompletableFuture<ApiResponse> declare(RequestParser.Declaration d) {
+        return replica.leading().declare(d.name(), d.router(), d.frameBytes(), d.intervalNanos(), d.serviceClass(),
+                d.correlationGroup()).thenApply(v -> new ApiResponse(201, document(v)));
     }
 
-    private CompletableFuture<ApiResponse> subscribe(SubscriptionDocument d) {
-        List<String> problems = new ArrayList<>();
-        DocumentFields.require(d.variable(), "variable", problems);
-        DocumentFields.require(d.subscriberRouter(), "subscriberRouter", problems);
-        DocumentFields.require(d.subscriberLink(), "subscriberLink", problems);
-        DocumentFields.require(d.qos(), "qos", problems);
-        if (d.id() != null || d.paths() != null) {
-            problems.add("id and paths are the broker's to give");
-        }
-        if (!problems.isEmpty()) {
-            return done(ApiResponse.error(400, String.join("; ", problems)));
-        }
+    private CompletableFuture<ApiResponse> subscribe(RequestParser.SubscriptionOrder o) {
         QosBroker b = replica.leading();
-        return b.subscribe(d.variable(), d.subscriberRouter(), d.subscriberLink(), d.qos().toSpec())
-                .thenApply(r -> answer(b, r, 201));
+        return b.subscribe(o.variable(), o.subscriberRouter(), o.subscriberLink(), o.qos()).thenApply(r -> answer(b, r, 201));
     }
 
-    private CompletableFuture<ApiResponse> modify(long id, SubscriptionDocument d) {
-        if (d.qos() == null || d.variable() != null || d.subscriberRouter() != null || d.subscriberLink() != null
-                || d.paths() != null || d.id() != null && d.id() != id) {
-            return done(ApiResponse.error(400, "a modification gives the new qos only"));
-        }
+    private CompletableFuture<ApiResponse> modify(long id, QosSpec qos) {
         QosBroker b = replica.leading();
-        return b.modify(id, d.qos().toSpec()).thenApply(r -> answer(b, r, 200));
+        return b.modify(id, qos).thenApply(r -> answer(b, r, 200));
     }
 
     private static ApiResponse answer(QosBroker b, AdmissionResult r, int status) {
@@ -183,41 +154,13 @@ final class ManagementRoutes {
         if (e instanceof NotLeaderException n) {
             return new ApiResponse(503, new ErrorDocument(n.getMessage(), n.leaderApi().isEmpty() ? null : n.leaderApi()));
         }
-        if (e instanceof BadRequest || e instanceof IllegalArgumentException) {
+        if (e instanceof RequestParser.BadRequest || e instanceof IllegalArgumentException) {
             return ApiResponse.error(400, e.getMessage());
         }
         if (e instanceof IllegalStateException) {
             return ApiResponse.error(503, e.getMessage());
         }
         return ApiResponse.error(500, "internal error: " + e);
-    }
-
-    /** A body that is not the JSON document expected. */
-    static final class BadRequest extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        BadRequest(String message) {
-            super(message);
-        }
-    }
-
-    static <T> T read(byte[] body, Class<T> type) {
-        if (body == null || body.length == 0) {
-            throw new BadRequest("a JSON body is required");
-        }
-        try {
-            T value = JSON.readValue(body, type);
-            if (value == null) {
-                throw new BadRequest("a JSON object is required, got null");
-            }
-            return value;
-        } catch (UnrecognizedPropertyException e) {
-            throw new BadRequest("unknown field '" + e.getPropertyName() + "'");
-        } catch (JsonProcessingException e) {
-            throw new BadRequest("malformed JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new BadRequest("unreadable body: " + e.getMessage());
-        }
     }
 
     static VariableDocument document(PublishedVariable v) {
