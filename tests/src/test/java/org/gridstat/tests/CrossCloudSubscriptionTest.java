@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.gridstat.broker.BrokerService;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.hierarchy.CrossCloudSubscription;
-import org.gridstat.broker.hierarchy.ParentBroker;
+import org.gridstat.broker.hierarchy.ParentService;
+import org.gridstat.client.BrokerSubscription;
 import org.gridstat.broker.store.EmbeddedZooKeeper;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.client.BrokerConnection;
@@ -95,24 +96,36 @@ class CrossCloudSubscriptionTest {
                     && e.control().connected("e1") && e.control().connected("e2"), "routers connect to their leaf", 20);
 
             Map<String, BrokerConnection> leaves = Map.of("west", api(west), "east", api(east));
-            ParentBroker parent = new ParentBroker(borders, leaves, ParentBroker.routersOf(leaves));
+            ParentService.Settings settings = new ParentService.Settings(borders, Map.of("west", List.of(uri(west)),
+                    "east", List.of(uri(east))), zk.connectString(), null, 0, "/parent", new InetSocketAddress("127.0.0.1", 0));
+            ParentService service = ParentService.start(settings);
             long sixty = SampleGrid.ofRate(60).intervalNanos();
             DeclaredVariable v = leaves.get("west").declare(VariableDeclaration.of("west/sub1/pmu1/freq", "w1", 56,
                     Duration.ofNanos(sixty), ServiceClass.HRT));
             QosSpec qos = QosSpec.builder().rateHz(60).latencyBound(Duration.ofMillis(100)).serviceClass(ServiceClass.HRT).build();
-            CrossCloudSubscription s = parent.subscribe(v.name(), "e2", "cc", qos);
-            assertEquals(List.of("w1", "w2", "e1", "e2"), s.routers());
+            BrokerConnection parentApi = BrokerConnection.connect(URI.create("http://127.0.0.1:" + service.apiAddress().getPort()));
+            BrokerSubscription admitted = parentApi.subscribe(v.name(), "e2", "cc", qos);
+            assertEquals(List.of(List.of("w1", "w2", "e1", "e2")), admitted.paths(), "one path across both clouds");
+            CrossCloudSubscription s = service.parent().subscriptions().get(0);
             assertEquals(List.of("w2->e1"), s.borderLinks());
             assertEquals(List.of("west", "east"), s.segments().stream().map(CrossCloudSubscription.Segment::cloud).toList());
             assertEquals(49 * MS, s.segments().get(0).boundNanos(), "(100 ms - 2 ms of border link) / 2 clouds");
-            assertEquals(STREAM, parent.reserved("w2", "e1", ServiceClass.HRT));
+            assertEquals(STREAM, service.parent().reserved("w2", "e1", ServiceClass.HRT));
             assertEquals(v.id(), leaves.get("east").variables().get(0).id(), "relayed under the same id");
+
+            // a restarted parent resumes its subscriptions and border reservations from ZooKeeper
+            service.close();
+            service = ParentService.start(settings);
+            parentApi = BrokerConnection.connect(URI.create("http://127.0.0.1:" + service.apiAddress().getPort()));
+            assertEquals(List.of(admitted), parentApi.subscriptions());
+            assertEquals(STREAM, service.parent().reserved("w2", "e1", ServiceClass.HRT));
 
             // a second 60 Hz stream of another variable does not fit the border link: refused, nothing left behind
             DeclaredVariable other = leaves.get("west").declare(VariableDeclaration.of("west/sub1/pmu2/freq", "w1", 56,
                     Duration.ofNanos(sixty), ServiceClass.HRT));
+            BrokerConnection p = parentApi;
             SubscriptionRejectedException full = assertThrows(SubscriptionRejectedException.class,
-                    () -> parent.subscribe(other.name(), "e2", "cc", qos));
+                    () -> p.subscribe(other.name(), "e2", "cc", qos));
             assertTrue(full.reason().startsWith("border west -> east: link w2->e1 class HRT"), full.reason());
             assertEquals(1, leaves.get("west").subscriptions().size(), "the failed attempt left no segment behind");
 
@@ -127,8 +140,9 @@ class CrossCloudSubscriptionTest {
             }
             assertEquals(expected, seqs);
 
-            assertTrue(parent.unsubscribe(s.id()));
-            assertEquals(0, parent.reserved("w2", "e1", ServiceClass.HRT));
+            assertTrue(parentApi.unsubscribe(admitted.id()));
+            assertEquals(0, service.parent().reserved("w2", "e1", ServiceClass.HRT));
+            service.close();
             assertTrue(leaves.get("west").subscriptions().isEmpty());
             assertTrue(leaves.get("east").subscriptions().isEmpty());
         } finally {
@@ -145,8 +159,12 @@ class CrossCloudSubscriptionTest {
         return b;
     }
 
+    private static URI uri(BrokerService b) {
+        return URI.create("http://127.0.0.1:" + b.apiAddress().getPort());
+    }
+
     private static BrokerConnection api(BrokerService b) {
-        return BrokerConnection.connect(URI.create("http://127.0.0.1:" + b.apiAddress().getPort()));
+        return BrokerConnection.connect(uri(b));
     }
 
     private static void publish(int port, VariableId id, int samples) {

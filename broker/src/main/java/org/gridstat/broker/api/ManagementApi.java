@@ -45,13 +45,24 @@ public final class ManagementApi implements AutoCloseable {
     public static final int IDLE_SECONDS = 60;
     private static final Logger LOG = LoggerFactory.getLogger(ManagementApi.class);
 
-    private final ManagementRoutes routes;
+    private final Routes routes;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2,
             new DefaultThreadFactory("gridstat-broker-api", true), NioIoHandler.newFactory());
     private final Channel server;
 
+    /** What the server answers: a request's method, path and body to a future answer. */
+    @FunctionalInterface
+    public interface Routes {
+        java.util.concurrent.CompletableFuture<ApiResponse> handle(String method, String path, byte[] body);
+    }
+
+    /** A leaf broker replica's API. */
     public ManagementApi(InetSocketAddress bind, BrokerReplica replica) {
-        this.routes = new ManagementRoutes(replica);
+        this(bind, new ManagementRoutes(replica)::handle);
+    }
+
+    public ManagementApi(InetSocketAddress bind, Routes routes) {
+        this.routes = routes;
         try {
             this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)

@@ -149,7 +149,7 @@ final class ManagementRoutes {
         return CompletableFuture.completedFuture(r);
     }
 
-    private static ApiResponse failure(Throwable t) {
+    static ApiResponse failure(Throwable t) {
         Throwable e = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
         if (e instanceof NotLeaderException n) {
             return new ApiResponse(503, new ErrorDocument(n.getMessage(), n.leaderApi().isEmpty() ? null : n.leaderApi()));
@@ -177,7 +177,7 @@ final class ManagementRoutes {
                 QosDocument.of(s.request().qos()), paths);
     }
 
-    private static Map<String, Object> topology(Topology t) {
+    static Map<String, Object> topology(Topology t) {
         List<Map<String, Object>> routers = new ArrayList<>();
         for (RouterNode r : t.routers()) {
             routers.add(Map.of("id", r.id(), "capacity", r.forwardingCapacity(), "queueingNanos", r.queueingBudgetNanos(),

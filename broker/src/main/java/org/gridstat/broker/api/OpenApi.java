@@ -5,26 +5,29 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
-/** The API's OpenAPI description, shipped in the bundle and served as it is. */
+/** The APIs' OpenAPI descriptions, shipped in the bundle and served as they are. */
 final class OpenApi {
-    private static final String RESOURCE = "/org/gridstat/broker/api/openapi.yaml";
-    private static volatile String text;
+    private static final java.util.Map<String, String> TEXTS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private OpenApi() {
     }
 
+    /** A leaf broker's description. */
     static String text() {
-        String t = text;
-        if (t == null) {
-            try (InputStream in = OpenApi.class.getResourceAsStream(RESOURCE)) {
+        return text("openapi.yaml");
+    }
+
+    static String text(String file) {
+        return TEXTS.computeIfAbsent(file, f -> {
+            String resource = "/org/gridstat/broker/api/" + f;
+            try (InputStream in = OpenApi.class.getResourceAsStream(resource)) {
                 if (in == null) {
-                    throw new IllegalStateException("the bundle lacks " + RESOURCE);
+                    throw new IllegalStateException("the bundle lacks " + resource);
                 }
-                t = text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }
-        return t;
+        });
     }
 }

@@ -23,6 +23,8 @@ import org.gridstat.client.BrokerSubscription;
 import org.gridstat.client.DeclaredVariable;
 import org.gridstat.client.SubscriptionRejectedException;
 import org.gridstat.client.VariableDeclaration;
+import org.gridstat.core.management.SubscriptionDocument;
+import org.gridstat.core.management.SubscriptionDocument.HopDocument;
 import org.gridstat.core.model.QosSpec;
 
 /**
@@ -45,17 +47,32 @@ public final class ParentBroker {
     private final Map<Long, CrossCloudSubscription> subscriptions = new TreeMap<>();
     /** (cloud, variable) pairs the parent declared as relays, so a variable's origin is told apart. */
     private final Set<String> relays = new HashSet<>();
+    private final ParentStore store;
     private long nextId = 1;
 
     /**
+     * A parent keeping its subscriptions in memory only.
+     *
+     * @see #ParentBroker(Topology, Map, Map, ParentStore)
+     */
+    public ParentBroker(Topology borders, Map<String, BrokerConnection> leaves, Map<String, List<String>> routersByCloud) {
+        this(borders, leaves, routersByCloud, null);
+    }
+
+    /**
+     * A parent keeping its subscriptions in {@code store} (null: memory only), resuming those
+     * stored: their border reservations are taken again and their segments stay with the leaves.
+     *
      * @param borders the border routers, each with its {@code cloud}, and the links between clouds
      * @param leaves  each cloud's leaf broker
      * @param routersByCloud every router of each cloud (the leaves' topologies)
      * @throws IllegalArgumentException if a border router's cloud has no leaf or lacks that router,
      *                                  or a border link joins two routers of one cloud
      */
-    public ParentBroker(Topology borders, Map<String, BrokerConnection> leaves, Map<String, List<String>> routersByCloud) {
+    public ParentBroker(Topology borders, Map<String, BrokerConnection> leaves, Map<String, List<String>> routersByCloud,
+                        ParentStore store) {
         this.borders = borders;
+        this.store = store;
         this.leaves = Map.copyOf(leaves);
         routersByCloud.forEach((cloud, routers) -> routers.forEach(r -> {
             String other = cloudOfRouter.put(r, cloud);
@@ -77,6 +94,35 @@ public final class ParentBroker {
             }
         }
         this.borderAdmission = new AdmissionController(borders);
+        if (store != null) {
+            resume();
+        }
+    }
+
+    private void resume() {
+        List<CrossCloudSubscription> stored;
+        try {
+            stored = store.load();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot load the parent's subscriptions: " + e.getMessage(), e);
+        }
+        for (CrossCloudSubscription s : stored) {
+            for (int i = 0; i < s.borderLinks().size(); i++) {
+                String[] ends = s.borderLinks().get(i).split("->", 2);
+                Link l = borders.link(ends[0], ends[1]);
+                if (l == null) {
+                    throw new IllegalStateException("subscription " + s.id() + " crosses border link " + s.borderLinks().get(i)
+                            + ", which the border topology lacks");
+                }
+                borderAdmission.admitOver(new SubscriptionRequest(borderId(s.id(), i), s.variableId(), ends[0], ends[1],
+                        s.frameBytes(), s.qos()), List.of(l));
+            }
+            for (int i = 1; i < s.segments().size(); i++) {
+                relays.add(s.segments().get(i).cloud() + "|" + s.variable());
+            }
+            subscriptions.put(s.id(), s);
+            nextId = Math.max(nextId, s.id() + 1);
+        }
     }
 
     /** The cloud of each router, learned from the leaves' topologies. */
@@ -112,9 +158,19 @@ public final class ParentBroker {
         DeclaredVariable v = origin.getValue();
         long id = nextId++;
         if (origin.getKey().equals(subscriberCloud)) {
-            BrokerSubscription s = leaves.get(subscriberCloud).subscribe(variable, subscriberRouter, subscriberLink, qos);
-            return remember(new CrossCloudSubscription(id, variable, subscriberRouter, subscriberLink, qos,
-                    List.of(segment(subscriberCloud, s, subscriberLink, qos.latencyBoundNanos())), List.of()));
+            BrokerConnection leaf = leaves.get(subscriberCloud);
+            BrokerSubscription s = leaf.subscribe(variable, subscriberRouter, subscriberLink, qos);
+            Undo undo = new Undo();
+            undo.push(() -> leaf.unsubscribe(s.id()));
+            try {
+                CrossCloudSubscription c = remember(new CrossCloudSubscription(id, variable, v.id(), v.frameBytes(),
+                        subscriberRouter, subscriberLink, qos,
+                        List.of(segment(subscriberCloud, leaf, s, null, qos.latencyBoundNanos())), List.of()));
+                undo.clear();
+                return c;
+            } finally {
+                undo.run();
+            }
         }
         if (qos.paths() != 1) {
             throw new SubscriptionRejectedException("a subscription across clouds takes one path; " + qos.paths() + " asked");
@@ -155,11 +211,12 @@ public final class ParentBroker {
                     throw new SubscriptionRejectedException("cloud " + cloud + ": " + e.reason());
                 }
                 undo.push(() -> leaf.unsubscribe(s.id()));
-                segments.add(segment(cloud, s, exitLink, share));
+                segments.add(segment(cloud, leaf, s, last ? null : exitLink, share));
             }
+            CrossCloudSubscription c = remember(new CrossCloudSubscription(id, variable, v.id(), v.frameBytes(),
+                    subscriberRouter, subscriberLink, qos, segments, crossings.stream().map(Link::name).toList()));
             undo.clear();
-            return remember(new CrossCloudSubscription(id, variable, subscriberRouter, subscriberLink, qos, segments,
-                    crossings.stream().map(Link::name).toList()));
+            return c;
         } finally {
             undo.run();
         }
@@ -167,10 +224,18 @@ public final class ParentBroker {
 
     /** Tears a subscription down in every cloud and frees its border links; false if unknown. */
     public synchronized boolean unsubscribe(long id) {
-        CrossCloudSubscription s = subscriptions.remove(id);
+        CrossCloudSubscription s = subscriptions.get(id);
         if (s == null) {
             return false;
         }
+        if (store != null) {
+            try {
+                store.remove(id);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot record the removal of subscription " + id + ": " + e.getMessage(), e);
+            }
+        }
+        subscriptions.remove(id);
         for (CrossCloudSubscription.Segment seg : s.segments()) {
             leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId());
         }
@@ -189,13 +254,39 @@ public final class ParentBroker {
         return borderAdmission.reserved(borders.link(from, to), c);
     }
 
+    /** Records a subscription, in the store first; the caller undoes the leaves' work if this throws. */
     private CrossCloudSubscription remember(CrossCloudSubscription s) {
+        if (store != null) {
+            try {
+                store.put(s);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot record subscription " + s.id() + ": " + e.getMessage(), e);
+            }
+        }
         subscriptions.put(s.id(), s);
         return s;
     }
 
-    private static CrossCloudSubscription.Segment segment(String cloud, BrokerSubscription s, String exitLink, long bound) {
-        return new CrossCloudSubscription.Segment(cloud, s.id(), s.paths().get(0), exitLink, bound);
+    /**
+     * A segment with the hops its leaf admitted; {@code crossTo} is the next cloud's entry router,
+     * which the segment's last hop leads to (null in the subscriber's cloud).
+     */
+    private static CrossCloudSubscription.Segment segment(String cloud, BrokerConnection leaf, BrokerSubscription s,
+                                                          String crossTo, long bound) {
+        List<HopDocument> hops;
+        try {
+            SubscriptionDocument d = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
+                    .readValue(leaf.request("GET", "/subscriptions/" + s.id(), null).body(), SubscriptionDocument.class);
+            hops = new ArrayList<>(d.paths().get(0));
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot read subscription " + s.id() + " back from cloud " + cloud + ": " + e, e);
+        }
+        if (crossTo != null) {
+            HopDocument exit = hops.remove(hops.size() - 1);
+            hops.add(new HopDocument(exit.router(), crossTo, exit.budgetNanos()));
+        }
+        return new CrossCloudSubscription.Segment(cloud, s.id(), hops, crossTo == null ? s.subscriberLink() : crossTo, bound);
     }
 
     /** The cloud where the variable is published (not relayed), and its declaration there. */

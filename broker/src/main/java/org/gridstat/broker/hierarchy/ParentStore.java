@@ -1,0 +1,65 @@
+package org.gridstat.broker.hierarchy;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.gridstat.core.management.QosDocument;
+import org.gridstat.core.model.VariableId;
+
+/**
+ * The parent broker's cross-cloud subscriptions in ZooKeeper, one JSON document each under
+ * {@code <root>/subscriptions/<id>} (layout in {@code docs/broker-state.md}).
+ */
+public final class ParentStore {
+    private static final int SCHEMA = 1;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private final CuratorFramework zk;
+    private final String root;
+
+    /** A stored subscription. */
+    record Stored(int schema, long id, String variable, long variableId, int frameBytes, String subscriberRouter,
+                  String subscriberLink, QosDocument qos, List<CrossCloudSubscription.Segment> segments,
+                  List<String> borderLinks) {
+    }
+
+    public ParentStore(CuratorFramework zk, String root) throws Exception {
+        this.zk = zk;
+        this.root = root;
+        zk.createContainers(root + "/subscriptions");
+    }
+
+    List<CrossCloudSubscription> load() throws Exception {
+        List<CrossCloudSubscription> out = new ArrayList<>();
+        String parent = root + "/subscriptions";
+        for (String child : zk.getChildren().forPath(parent)) {
+            Stored s;
+            try {
+                s = JSON.readValue(zk.getData().forPath(parent + "/" + child), Stored.class);
+            } catch (IOException e) {
+                throw new IllegalStateException("unreadable parent subscription " + parent + "/" + child + ": " + e.getMessage(), e);
+            }
+            if (s.schema() != SCHEMA) {
+                throw new IllegalStateException(parent + "/" + child + " has schema " + s.schema() + "; this broker reads " + SCHEMA);
+            }
+            out.add(new CrossCloudSubscription(s.id(), s.variable(), VariableId.of(s.variableId()), s.frameBytes(),
+                    s.subscriberRouter(), s.subscriberLink(), s.qos().withoutRate().toSpec(), s.segments(), s.borderLinks()));
+        }
+        out.sort(Comparator.comparingLong(CrossCloudSubscription::id));
+        return out;
+    }
+
+    void put(CrossCloudSubscription s) throws Exception {
+        zk.create().forPath(root + "/subscriptions/" + s.id(), JSON.writeValueAsBytes(new Stored(SCHEMA, s.id(), s.variable(),
+                s.variableId().value(), s.frameBytes(), s.subscriberRouter(), s.subscriberLink(), QosDocument.of(s.qos()),
+                s.segments(), s.borderLinks())));
+    }
+
+    void remove(long id) throws Exception {
+        zk.delete().quietly().forPath(root + "/subscriptions/" + id);
+    }
+}
