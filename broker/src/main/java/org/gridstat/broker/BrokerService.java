@@ -4,12 +4,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.gridstat.broker.api.ManagementApi;
-import org.gridstat.broker.store.EmbeddedZooKeeper;
+import org.gridstat.broker.store.ZooKeeperConnection;
 import org.gridstat.broker.topology.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,13 +43,11 @@ public final class BrokerService implements AutoCloseable {
         }
     }
 
-    private final EmbeddedZooKeeper embedded;
-    private final CuratorFramework zk;
+    private final ZooKeeperConnection zk;
     private final BrokerReplica replica;
     private final ManagementApi api;
 
-    private BrokerService(EmbeddedZooKeeper embedded, CuratorFramework zk, BrokerReplica replica, ManagementApi api) {
-        this.embedded = embedded;
+    private BrokerService(ZooKeeperConnection zk, BrokerReplica replica, ManagementApi api) {
         this.zk = zk;
         this.replica = replica;
         this.api = api;
@@ -65,26 +59,11 @@ public final class BrokerService implements AutoCloseable {
      * @throws IllegalStateException naming what could not be started
      */
     public static BrokerService start(Settings s) {
-        EmbeddedZooKeeper embedded = null;
-        CuratorFramework zk = null;
+        ZooKeeperConnection zk = ZooKeeperConnection.open(s.zookeeper(), s.embeddedData(), s.embeddedPort(),
+                s.sessionTimeout());
         BrokerReplica replica = null;
         try {
-            String connect = s.zookeeper();
-            if (connect.isEmpty()) {
-                embedded = EmbeddedZooKeeper.start(s.embeddedData(), s.embeddedPort());
-                connect = embedded.connectString();
-                LOG.info("embedded ZooKeeper on {} with data in {}", connect, s.embeddedData());
-            }
-            int timeout = (int) s.sessionTimeout().toMillis();
-            zk = CuratorFrameworkFactory.builder().connectString(connect).sessionTimeoutMs(timeout)
-                    .connectionTimeoutMs(Math.min(timeout, 5000)).retryPolicy(new ExponentialBackoffRetry(100, 10)).build();
-            zk.start();
-            if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("cannot reach ZooKeeper at " + connect + " within 30 s");
-            }
             // bind the API before joining the election, so the leader's advertised address answers
-            ManagementApi api = null;
-            BrokerReplica r;
             InetSocketAddress apiBind = s.apiBind();
             try (java.net.ServerSocket probe = apiBind.getPort() == 0 ? new java.net.ServerSocket(0, 1, apiBind.getAddress()) : null) {
                 if (probe != null) {
@@ -92,26 +71,18 @@ public final class BrokerService implements AutoCloseable {
                 }
             }
             String apiUrl = "http://" + apiBind.getHostString() + ":" + apiBind.getPort();
-            r = replica = new BrokerReplica(zk, s.root(), new BrokerReplica.Settings(s.replicaId(), s.controlBind(), apiUrl),
-                    s.topology());
-            api = new ManagementApi(apiBind, r);
+            BrokerReplica r = replica = new BrokerReplica(zk.client(), s.root(),
+                    new BrokerReplica.Settings(s.replicaId(), s.controlBind(), apiUrl), s.topology());
+            ManagementApi api = new ManagementApi(apiBind, r);
             r.start();
             LOG.info("broker replica {} started: API {}, control {}, ZooKeeper {}{}", s.replicaId(), apiUrl,
-                    s.controlBind(), connect, s.root());
-            return new BrokerService(embedded, zk, r, api);
+                    s.controlBind(), s.zookeeper().isEmpty() ? zk.embeddedConnectString() : s.zookeeper(), s.root());
+            return new BrokerService(zk, r, api);
         } catch (Exception e) {
             if (replica != null) {
                 replica.close();
             }
-            if (zk != null) {
-                zk.close();
-            }
-            if (embedded != null) {
-                embedded.close();
-            }
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+            zk.close();
             throw e instanceof IllegalStateException ise ? ise
                     : new IllegalStateException("broker replica " + s.replicaId() + " did not start: " + e.getMessage(), e);
         }
@@ -127,7 +98,7 @@ public final class BrokerService implements AutoCloseable {
 
     /** The embedded ZooKeeper's connect string, or empty if an ensemble is used. */
     public String embeddedZooKeeper() {
-        return embedded == null ? "" : embedded.connectString();
+        return zk.embeddedConnectString();
     }
 
     @Override
@@ -135,8 +106,5 @@ public final class BrokerService implements AutoCloseable {
         api.close();
         replica.close();
         zk.close();
-        if (embedded != null) {
-            embedded.close();
-        }
     }
 }

@@ -9,8 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.gridstat.broker.BrokerReplica;
 import org.gridstat.broker.NotLeaderException;
 import org.gridstat.broker.QosBroker;
@@ -37,7 +35,7 @@ import org.gridstat.core.model.QosSpec;
  * the leader's, and a standby answers 503 naming the leader.
  */
 final class ManagementRoutes {
-    static final String PREFIX = "/api/v1";
+    static final String PREFIX = ResourceTable.PREFIX;
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
@@ -47,7 +45,7 @@ final class ManagementRoutes {
             "/routers", Set.of("GET"), "/flows", Set.of("GET"), "/alarms", Set.of("GET"),
             "/variables", Set.of("GET", "POST"), "/subscriptions", Set.of("GET", "POST"),
             "/subscriptions/{id}", Set.of("GET", "PUT", "DELETE"));
-    private static final Pattern SUBSCRIPTION = Pattern.compile(PREFIX + "/subscriptions/([0-9]{1,18})");
+    private static final ResourceTable TABLE = new ResourceTable(RESOURCES);
 
     private final BrokerReplica replica;
 
@@ -65,28 +63,12 @@ final class ManagementRoutes {
     }
 
     private CompletableFuture<ApiResponse> route(String method, String path, byte[] body) {
-        if (!path.startsWith(PREFIX + "/") && !path.equals(PREFIX)) {
-            if (path.matches("/api/v[0-9]+(/.*)?")) {
-                return done(ApiResponse.error(404, "API version " + path.split("/")[2] + " is not served; this broker serves v1"));
-            }
-            return done(ApiResponse.error(404, "no resource " + path + "; the API lives under " + PREFIX));
+        ResourceTable.Match m = TABLE.match(method, path);
+        if (m.refusal() != null) {
+            return done(m.refusal());
         }
-        String resource = path.substring(PREFIX.length());
-        Matcher m = SUBSCRIPTION.matcher(path);
-        long id = 0;
-        if (m.matches()) {
-            resource = "/subscriptions/{id}";
-            id = Long.parseLong(m.group(1));
-        }
-        Set<String> allowed = RESOURCES.get(resource);
-        if (allowed == null) {
-            return done(ApiResponse.error(404, "no resource " + path));
-        }
-        if (!allowed.contains(method)) {
-            return done(ApiResponse.error(405, "method " + method + " is not allowed on " + path + "; allowed: "
-                    + String.join(", ", new java.util.TreeSet<>(allowed))));
-        }
-        switch (method + " " + resource) {
+        long id = m.id();
+        switch (m.route(method)) {
             case "GET /status":
                 return done(ApiResponse.ok(replica.status()));
             case "GET /openapi.yaml":
@@ -119,7 +101,7 @@ final class ManagementRoutes {
                         : ApiResponse.error(404, "no subscription " + gone));
             }
             default:
-                throw new IllegalStateException("route " + method + " " + resource + " is listed but not handled");
+                throw new IllegalStateException("route " + m.route(method) + " is listed but not handled");
         }
     }
 

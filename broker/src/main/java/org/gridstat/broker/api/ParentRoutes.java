@@ -6,8 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.gridstat.broker.hierarchy.CrossCloudSubscription;
 import org.gridstat.broker.hierarchy.ParentBroker;
 import org.gridstat.broker.topology.Topology;
@@ -25,7 +23,7 @@ public final class ParentRoutes implements ManagementApi.Routes {
     static final Map<String, Set<String>> RESOURCES = Map.of("/status", Set.of("GET"), "/openapi.yaml", Set.of("GET"),
             "/topology", Set.of("GET"), "/subscriptions", Set.of("GET", "POST"),
             "/subscriptions/{id}", Set.of("GET", "DELETE"));
-    private static final Pattern SUBSCRIPTION = Pattern.compile(ManagementRoutes.PREFIX + "/subscriptions/([0-9]{1,18})");
+    private static final ResourceTable TABLE = new ResourceTable(RESOURCES);
 
     private final ParentBroker parent;
     private final Topology borders;
@@ -39,25 +37,11 @@ public final class ParentRoutes implements ManagementApi.Routes {
 
     @Override
     public CompletableFuture<ApiResponse> handle(String method, String path, byte[] body) {
-        String resource = path.startsWith(ManagementRoutes.PREFIX + "/") ? path.substring(ManagementRoutes.PREFIX.length()) : "";
-        Matcher m = SUBSCRIPTION.matcher(path);
-        long id = 0;
-        if (m.matches()) {
-            resource = "/subscriptions/{id}";
-            id = Long.parseLong(m.group(1));
+        ResourceTable.Match m = TABLE.match(method, path);
+        if (m.refusal() != null) {
+            return CompletableFuture.completedFuture(m.refusal());
         }
-        Set<String> allowed = RESOURCES.get(resource);
-        if (allowed == null) {
-            return done(ApiResponse.error(404, "no resource " + path + "; this parent broker serves "
-                    + ManagementRoutes.PREFIX + RESOURCES.keySet()));
-        }
-        if (!allowed.contains(method)) {
-            return done(ApiResponse.error(405, "method " + method + " is not allowed on " + path + "; allowed: "
-                    + String.join(", ", new java.util.TreeSet<>(allowed))));
-        }
-        long subscription = id;
-        String key = method + " " + resource;
-        return CompletableFuture.supplyAsync(() -> answer(key, subscription, body), worker)
+        return CompletableFuture.supplyAsync(() -> answer(m.route(method), m.id(), body), worker)
                 .exceptionally(ManagementRoutes::failure);
     }
 
@@ -103,7 +87,4 @@ public final class ParentRoutes implements ManagementApi.Routes {
         return d;
     }
 
-    private static CompletableFuture<ApiResponse> done(ApiResponse r) {
-        return CompletableFuture.completedFuture(r);
-    }
 }

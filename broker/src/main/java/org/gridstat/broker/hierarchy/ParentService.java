@@ -8,14 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.gridstat.broker.api.ManagementApi;
 import org.gridstat.broker.api.ParentRoutes;
-import org.gridstat.broker.store.EmbeddedZooKeeper;
+import org.gridstat.broker.store.ZooKeeperConnection;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.client.BrokerConnection;
 import org.slf4j.Logger;
@@ -36,15 +32,12 @@ public final class ParentService implements AutoCloseable {
                            int embeddedPort, String root, InetSocketAddress apiBind) {
     }
 
-    private final EmbeddedZooKeeper embedded;
-    private final CuratorFramework zk;
+    private final ZooKeeperConnection zk;
     private final ExecutorService worker;
     private final ManagementApi api;
     private final ParentBroker parent;
 
-    private ParentService(EmbeddedZooKeeper embedded, CuratorFramework zk, ExecutorService worker, ManagementApi api,
-                          ParentBroker parent) {
-        this.embedded = embedded;
+    private ParentService(ZooKeeperConnection zk, ExecutorService worker, ManagementApi api, ParentBroker parent) {
         this.zk = zk;
         this.worker = worker;
         this.api = api;
@@ -55,25 +48,14 @@ public final class ParentService implements AutoCloseable {
      * @throws IllegalStateException naming what could not be started
      */
     public static ParentService start(Settings s) {
-        EmbeddedZooKeeper embedded = null;
-        CuratorFramework zk = null;
+        ZooKeeperConnection zk = ZooKeeperConnection.open(s.zookeeper(), s.embeddedData(), s.embeddedPort(),
+                Duration.ofSeconds(10));
         ExecutorService worker = null;
         try {
-            String connect = s.zookeeper();
-            if (connect.isEmpty()) {
-                embedded = EmbeddedZooKeeper.start(s.embeddedData(), s.embeddedPort());
-                connect = embedded.connectString();
-            }
-            zk = CuratorFrameworkFactory.builder().connectString(connect).sessionTimeoutMs(10_000)
-                    .retryPolicy(new ExponentialBackoffRetry(100, 10)).build();
-            zk.start();
-            if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("cannot reach ZooKeeper at " + connect + " within 30 s");
-            }
             Map<String, BrokerConnection> leaves = s.leaves().entrySet().stream().collect(Collectors.toMap(
                     Map.Entry::getKey, e -> BrokerConnection.connect(e.getValue(), Duration.ofSeconds(10), Duration.ofSeconds(15))));
             ParentBroker parent = new ParentBroker(s.borders(), leaves, ParentBroker.routersOf(leaves),
-                    new ParentStore(zk, s.root()));
+                    new ParentStore(zk.client(), s.root()));
             worker = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "gridstat-parent-broker");
                 t.setDaemon(true);
@@ -82,20 +64,12 @@ public final class ParentService implements AutoCloseable {
             ManagementApi api = new ManagementApi(s.apiBind(), new ParentRoutes(parent, s.borders(), worker));
             LOG.info("parent broker over clouds {} started: API {}, {} subscription(s) resumed", leaves.keySet(),
                     api.address(), parent.subscriptions().size());
-            return new ParentService(embedded, zk, worker, api, parent);
+            return new ParentService(zk, worker, api, parent);
         } catch (Exception e) {
             if (worker != null) {
                 worker.shutdownNow();
             }
-            if (zk != null) {
-                zk.close();
-            }
-            if (embedded != null) {
-                embedded.close();
-            }
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
+            zk.close();
             throw e instanceof IllegalStateException ise ? ise
                     : new IllegalStateException("parent broker did not start: " + e.getMessage(), e);
         }
@@ -114,8 +88,5 @@ public final class ParentService implements AutoCloseable {
         api.close();
         worker.shutdown();
         zk.close();
-        if (embedded != null) {
-            embedded.close();
-        }
     }
 }

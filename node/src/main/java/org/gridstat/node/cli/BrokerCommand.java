@@ -4,7 +4,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.gridstat.broker.BrokerService;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.DurationText;
@@ -76,18 +75,7 @@ final class BrokerCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        ShutdownSignal.onShutdown(() -> {
-            running.close();
-            stopped.countDown();
-        });
-        System.err.println("broker " + settings.replicaId() + " running; API http://" + api + "/api/v1; SIGTERM or Ctrl-C stops it");
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return Foreground.run(running, "broker " + settings.replicaId() + " running; API http://" + api + "/api/v1");
     }
 
     private static String defaultId() {

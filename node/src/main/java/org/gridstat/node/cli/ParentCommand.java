@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.gridstat.broker.hierarchy.ParentService;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.Endpoint;
@@ -76,17 +75,6 @@ final class ParentCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        ShutdownSignal.onShutdown(() -> {
-            running.close();
-            stopped.countDown();
-        });
-        System.err.println("parent broker running; API http://" + api + "/api/v1; SIGTERM or Ctrl-C stops it");
-        try {
-            stopped.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return 0;
+        return Foreground.run(running, "parent broker running; API http://" + api + "/api/v1");
     }
 }
