@@ -15,6 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.gridstat.broker.store.EmbeddedZooKeeper;
+import org.gridstat.broker.store.ZooKeeperConnection;
+import org.gridstat.broker.store.ZooKeeperStore;
 import org.gridstat.client.BrokerConnection;
 import org.gridstat.client.BrokerSubscription;
 import org.gridstat.client.DeclaredVariable;
@@ -73,6 +75,11 @@ class BrokerFailoverTest {
                 BrokerConnection client = BrokerConnection.connect(List.of(second.api(), first.api()),
                         Duration.ofSeconds(10), Duration.ofSeconds(20)); // the standby first: it names the leader
                 awaitRouters(client, "routers connect to the leader");
+                try (ZooKeeperConnection zc = ZooKeeperConnection.open(zk.connectString(), null, 0, Duration.ofSeconds(5))) {
+                    ZooKeeperStore store = new ZooKeeperStore(zc.client(), "/gridstat");
+                    Eventually.await(() -> registered(store).equals(List.of("f-r1", "f-r2")),
+                            "the leader registers its routers as ephemeral nodes", 10);
+                }
 
                 long sixty = SampleGrid.ofRate(60).intervalNanos();
                 DeclaredVariable v = client.declare(VariableDeclaration.of("sub1/pmu1/freq", "f-r1", 56,
@@ -97,6 +104,11 @@ class BrokerFailoverTest {
                 assertEquals(1, after.size());
                 assertEquals(sub, after.get(0), "the subscription survives with its paths and QoS");
                 awaitRouters(client, "routers reconnect to the new leader, resynchronised");
+                try (ZooKeeperConnection zc = ZooKeeperConnection.open(zk.connectString(), null, 0, Duration.ofSeconds(5))) {
+                    ZooKeeperStore store = new ZooKeeperStore(zc.client(), "/gridstat");
+                    Eventually.await(() -> registered(store).equals(List.of("f-r1", "f-r2")),
+                            "the new leader registers the routers again", 10);
+                }
                 int before = seqs.size();
                 Eventually.await(() -> seqs.size() >= before + 60, "the stream goes on", 20);
 
@@ -131,6 +143,14 @@ class BrokerFailoverTest {
             if (r2 != null) {
                 r2.close();
             }
+        }
+    }
+
+    private static List<String> registered(ZooKeeperStore store) {
+        try {
+            return store.registeredRouters();
+        } catch (Exception e) {
+            return List.of();
         }
     }
 
