@@ -92,6 +92,7 @@ class BrokerFailoverTest {
                 Thread publisher = new Thread(() -> publish(p1, v, publishing), "failover-test-pmu");
                 publisher.start();
                 Eventually.await(() -> seqs.size() >= 60, "a second of samples before the failover", 20);
+                Eventually.await(() -> sentByEveryFlow(client) >= 30, "routers report their flows' statistics to the broker", 20);
 
                 long killedAt = System.nanoTime();
                 first.kill();
@@ -143,6 +144,21 @@ class BrokerFailoverTest {
             if (r2 != null) {
                 r2.close();
             }
+        }
+    }
+
+    /** The fewest events any flow has sent, as the routers last reported to the broker; -1 if one has no report. */
+    private static long sentByEveryFlow(BrokerConnection client) {
+        try {
+            JsonNode flows = JSON.readTree(client.request("GET", "/flows", null).body());
+            long least = flows.size() == 2 ? Long.MAX_VALUE : -1;
+            for (JsonNode f : flows) {
+                JsonNode st = f.get("statistics");
+                least = Math.min(least, st == null ? -1 : st.get("eventsSent").asLong());
+            }
+            return least;
+        } catch (Exception e) {
+            return -1;
         }
     }
 
