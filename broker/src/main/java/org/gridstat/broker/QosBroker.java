@@ -103,6 +103,19 @@ public final class QosBroker implements AutoCloseable {
      */
     public CompletableFuture<AdmissionResult> subscribe(String variable, String subscriberRouter, String subscriberLink,
                                                         QosSpec qos) {
+        return subscribe(variable, subscriberRouter, subscriberLink, qos, 0);
+    }
+
+    /**
+     * The same for a segment of a longer path (a parent broker's): {@code downstreamNanos} is the
+     * budget of the path after the subscriber router's out-link, added to every hop's downstream
+     * budget so that hop deadlines count from the end-to-end deadline.
+     */
+    public CompletableFuture<AdmissionResult> subscribe(String variable, String subscriberRouter, String subscriberLink,
+                                                        QosSpec qos, long downstreamNanos) {
+        if (downstreamNanos < 0) {
+            throw new IllegalArgumentException("downstream budget must not be negative");
+        }
         synchronized (this) {
             checkHealthy();
             PublishedVariable v = variables.byName(variable);
@@ -110,7 +123,7 @@ public final class QosBroker implements AutoCloseable {
                 return CompletableFuture.completedFuture(new AdmissionResult.Rejected(0,
                         "no variable '" + variable + "' is declared"));
             }
-            return admit(request(nextSubscriptionId++, v, subscriberRouter, subscriberLink, qos), v.name());
+            return admit(request(nextSubscriptionId++, v, subscriberRouter, subscriberLink, qos), v.name(), downstreamNanos);
         }
     }
 
@@ -124,7 +137,7 @@ public final class QosBroker implements AutoCloseable {
         synchronized (this) {
             checkHealthy();
             nextSubscriptionId = Math.max(nextSubscriptionId, request.subscriptionId() + 1);
-            return admit(request, "");
+            return admit(request, "", 0);
         }
     }
 
@@ -132,11 +145,12 @@ public final class QosBroker implements AutoCloseable {
         return admission.admit(request);
     }
 
-    private CompletableFuture<AdmissionResult> admit(SubscriptionRequest request, String variableName) {
+    private CompletableFuture<AdmissionResult> admit(SubscriptionRequest request, String variableName, long downstreamNanos) {
         AdmissionResult result = admitNow(request);
-        if (!(result instanceof AdmissionResult.Admitted admitted)) {
+        if (!(result instanceof AdmissionResult.Admitted computed)) {
             return CompletableFuture.completedFuture(result);
         }
+        AdmissionResult.Admitted admitted = computed.followedBy(downstreamNanos);
         List<FlowPlanner.Change> changes;
         try {
             changes = planner.add(request, admitted);
@@ -147,7 +161,7 @@ public final class QosBroker implements AutoCloseable {
         AdmittedSubscription s = new AdmittedSubscription(request, variableName, admitted,
                 planner.flowIdsOf(request.subscriptionId()));
         subscriptions.put(s.id(), s);
-        return record(StateChange.added(s), changes).thenApply(x -> result);
+        return record(StateChange.added(s), changes).thenApply(x -> admitted);
     }
 
     /**
@@ -167,15 +181,16 @@ public final class QosBroker implements AutoCloseable {
                     r.subscriberRouter(), r.frameBytes(), qos, r.subscriberLink(), r.publisherIntervalNanos());
             admission.release(subscriptionId);
             AdmissionResult result = admission.admit(changed);
-            if (!(result instanceof AdmissionResult.Admitted admitted)) {
+            if (!(result instanceof AdmissionResult.Admitted computed)) {
                 admission.restore(r, old.admitted());
                 return CompletableFuture.completedFuture(result);
             }
+            AdmissionResult.Admitted admitted = computed.followedBy(old.downstreamNanos());
             List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
             AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted,
                     planner.flowIdsOf(subscriptionId));
             subscriptions.put(subscriptionId, s);
-            return record(StateChange.modified(s), changes).thenApply(x -> result);
+            return record(StateChange.modified(s), changes).thenApply(x -> admitted);
         }
     }
 

@@ -109,8 +109,20 @@ public final class BrokerConnection {
      */
     public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos)
             throws SubscriptionRejectedException {
+        return subscribe(variable, subscriberRouter, subscriberLink, qos, Duration.ZERO);
+    }
+
+    /**
+     * The same for a segment of a longer path: {@code downstreamBudget} is the budget of the path
+     * after the subscriber router's out-link (what a parent broker gives the clouds before the last).
+     *
+     * @throws SubscriptionRejectedException if the broker cannot admit it, with the reason
+     */
+    public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
+                                        Duration downstreamBudget) throws SubscriptionRejectedException {
         SubscriptionDocument doc = new SubscriptionDocument(null, variable, subscriberRouter, subscriberLink,
-                QosDocument.of(qos).withoutRate(), null);
+                QosDocument.of(qos).withoutRate(), null,
+                downstreamBudget.isZero() ? null : downstreamBudget.toNanos() / 1e6);
         return subscription(admission(request("POST", "/subscriptions", write(doc)), 201));
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import org.gridstat.broker.BrokerService;
 import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.hierarchy.CrossCloudSubscription;
 import org.gridstat.broker.hierarchy.ParentService;
 import org.gridstat.client.BrokerSubscription;
@@ -112,6 +113,11 @@ class CrossCloudSubscriptionTest {
             assertEquals(49 * MS, s.segments().get(0).boundNanos(), "(100 ms - 2 ms of border link) / 2 clouds");
             assertEquals(STREAM, service.parent().reserved("w2", "e1", ServiceClass.HRT));
             assertEquals(v.id(), leaves.get("east").variables().get(0).id(), "relayed under the same id");
+            List<AdmissionResult.Hop> westHops = west.replica().leading().subscriptions().get(0).admitted().paths().get(0);
+            assertEquals(51 * MS, westHops.get(westHops.size() - 1).downstreamBudgetNanos(),
+                    "w2's hop deadline leaves the border link (2 ms) and the east's share (49 ms)");
+            List<AdmissionResult.Hop> eastHops = east.replica().leading().subscriptions().get(0).admitted().paths().get(0);
+            assertEquals(0, eastHops.get(eastHops.size() - 1).downstreamBudgetNanos());
 
             // a restarted parent resumes its subscriptions and border reservations from ZooKeeper
             service.close();

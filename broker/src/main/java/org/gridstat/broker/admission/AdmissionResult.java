@@ -9,6 +9,14 @@ public sealed interface AdmissionResult permits AdmissionResult.Admitted, Admiss
      * the subscriber's router delivering locally.
      */
     record Admitted(long subscriptionId, List<List<Hop>> paths) implements AdmissionResult {
+        /** The same paths as a segment of a longer path: every hop's downstream budget grows by {@code afterNanos}. */
+        public Admitted followedBy(long afterNanos) {
+            if (afterNanos == 0) {
+                return this;
+            }
+            return new Admitted(subscriptionId, paths.stream().map(p -> p.stream().map(h -> new Hop(h.router(), h.next(),
+                    h.budgetNanos(), h.downstreamBudgetNanos() + afterNanos)).toList()).toList());
+        }
     }
 
     /** Why the subscription cannot be admitted: the constraint that failed, and where. */

@@ -19,4 +19,10 @@ public record AdmittedSubscription(SubscriptionRequest request, String variableN
     public long id() {
         return request.subscriptionId();
     }
+
+    /** The budget of the path after the subscriber router's out-link: its last hop's downstream budget. */
+    public long downstreamNanos() {
+        java.util.List<AdmissionResult.Hop> path = admitted.paths().get(0);
+        return path.get(path.size() - 1).downstreamBudgetNanos();
+    }
 }

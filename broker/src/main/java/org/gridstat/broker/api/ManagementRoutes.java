@@ -112,7 +112,8 @@ final class ManagementRoutes {
 
     private CompletableFuture<ApiResponse> subscribe(RequestParser.SubscriptionOrder o) {
         QosBroker b = replica.leading();
-        return b.subscribe(o.variable(), o.subscriberRouter(), o.subscriberLink(), o.qos()).thenApply(r -> answer(b, r, 201));
+        return b.subscribe(o.variable(), o.subscriberRouter(), o.subscriberLink(), o.qos(), o.downstreamNanos())
+                .thenApply(r -> answer(b, r, 201));
     }
 
     private CompletableFuture<ApiResponse> modify(long id, QosSpec qos) {
@@ -154,9 +155,10 @@ final class ManagementRoutes {
         List<List<SubscriptionDocument.HopDocument>> paths = s.admitted().paths().stream()
                 .map(p -> p.stream().map(h -> new SubscriptionDocument.HopDocument(h.router(), h.next(), h.budgetNanos())).toList())
                 .toList();
+        long after = s.downstreamNanos();
         return new SubscriptionDocument(s.id(), s.variableName().isEmpty() ? "#" + s.request().variable().value()
                 : s.variableName(), s.request().subscriberRouter(), s.request().subscriberLink(),
-                QosDocument.of(s.request().qos()), paths);
+                QosDocument.of(s.request().qos()), paths, after == 0 ? null : after / 1e6);
     }
 
     static Map<String, Object> topology(Topology t) {

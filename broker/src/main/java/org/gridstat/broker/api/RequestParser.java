@@ -33,8 +33,12 @@ final class RequestParser {
                        String correlationGroup) {
     }
 
-    record SubscriptionOrder(String variable, String subscriberRouter, String subscriberLink, QosSpec qos) {
+    record SubscriptionOrder(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
+                             long downstreamNanos) {
     }
+
+    /** The longest downstream budget a segment may name: the longest latency bound. */
+    private static final double MAX_DOWNSTREAM_MS = QosSpec.MAX_LATENCY_BOUND.toMillis();
 
     static Declaration declaration(byte[] body) {
         VariableDocument d = read(body, VariableDocument.class);
@@ -74,17 +78,22 @@ final class RequestParser {
         if (d.id() != null || d.paths() != null) {
             problems.add("id and paths are the broker's to give");
         }
+        Double after = d.downstreamBudgetMs();
+        if (after != null && !(after >= 0 && after <= MAX_DOWNSTREAM_MS)) {
+            problems.add("downstreamBudgetMs must be 0.." + (long) MAX_DOWNSTREAM_MS + ", got " + after);
+        }
         if (!problems.isEmpty()) {
             throw new BadRequest(String.join("; ", problems));
         }
-        return new SubscriptionOrder(d.variable(), d.subscriberRouter(), d.subscriberLink(), qos(d));
+        return new SubscriptionOrder(d.variable(), d.subscriberRouter(), d.subscriberLink(), qos(d),
+                after == null ? 0 : Math.round(after * 1e6));
     }
 
     /** The new QoS of a modification: the body holds {@code qos} only. */
     static QosSpec modification(byte[] body, long id) {
         SubscriptionDocument d = read(body, SubscriptionDocument.class);
         if (d.qos() == null || d.variable() != null || d.subscriberRouter() != null || d.subscriberLink() != null
-                || d.paths() != null || d.id() != null && d.id() != id) {
+                || d.paths() != null || d.downstreamBudgetMs() != null || d.id() != null && d.id() != id) {
             throw new BadRequest("a modification gives the new qos only");
         }
         return qos(d);

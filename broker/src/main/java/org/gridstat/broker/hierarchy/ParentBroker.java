@@ -204,9 +204,13 @@ public final class ParentBroker {
                 }
                 QosSpec part = QosSpec.builder().interval(qos.interval()).latencyBound(Duration.ofNanos(share)).paths(1)
                         .serviceClass(qos.serviceClass()).correlationGroup(qos.correlationGroup()).build();
+                long after = (clouds.size() - 1 - i) * share;
+                for (int j = i; j < crossings.size(); j++) {
+                    after += crossings.get(j).delayNanos();
+                }
                 BrokerSubscription s;
                 try {
-                    s = leaf.subscribe(v.name(), exitRouter, exitLink, part);
+                    s = leaf.subscribe(v.name(), exitRouter, exitLink, part, Duration.ofNanos(after));
                 } catch (SubscriptionRejectedException e) {
                     throw new SubscriptionRejectedException("cloud " + cloud + ": " + e.reason());
                 }

@@ -158,6 +158,9 @@ class ManagementApiTest {
         assertEquals(400, badQos.statusCode());
         assertTrue(error(badQos).contains("give exactly one of rateHz and intervalNanos"), error(badQos));
         assertTrue(error(badQos).contains("serviceClass must be HRT, LRT or BE, got 'URGENT'"), error(badQos));
+        HttpResponse<String> negative = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"qos\"",
+                "\"downstreamBudgetMs\":-3,\"qos\""));
+        assertEquals("downstreamBudgetMs must be 0..60000, got -3.0", error(negative));
         HttpResponse<String> wrongType = call("POST", "/api/v1/variables", "{\"name\":\"x\",\"router\":\"a\",\"frameBytes\":\"big\"}");
         assertEquals(400, wrongType.statusCode());
         HttpResponse<String> noRouter = call("POST", "/api/v1/variables", "{\"name\":\"x\",\"router\":\"zz\",\"frameBytes\":100,\"rateHz\":1}");
