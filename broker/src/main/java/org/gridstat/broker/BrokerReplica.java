@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class BrokerReplica implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BrokerReplica.class);
+    private static final long RESUME_RETRY_MILLIS = 1000;
 
     /** A replica's identity and addresses: its control channel binds only while it leads. */
     public record Settings(String replicaId, InetSocketAddress controlBind, String apiUrl) {
@@ -92,14 +93,37 @@ public final class BrokerReplica implements AutoCloseable {
         try {
             int epoch = store.claimEpoch();
             BrokerState state = store.load(topology, epoch);
-            broker = new QosBroker(state, settings.controlBind(), store.journal(epoch), store,
-                    failure -> leadership.execute(() -> rejoin("recording a change failed: " + failure.getMessage())));
+            java.util.concurrent.atomic.AtomicReference<QosBroker> self = new java.util.concurrent.atomic.AtomicReference<>();
+            self.set(broker = new QosBroker(state, settings.controlBind(), store.journal(epoch), store,
+                    failure -> onJournalFailure(self.get(), failure)));
             lastTakeoverMillis = (System.nanoTime() - t0) / 1_000_000;
             LOG.info("broker {} leads (epoch {}): {} variables, {} subscriptions; resumed in {} ms",
                     settings.replicaId(), epoch, state.variables().size(), state.subscriptions().size(), lastTakeoverMillis);
         } catch (Exception e) {
             LOG.error("broker {} was elected but cannot resume: {}", settings.replicaId(), e.toString());
+            pause(RESUME_RETRY_MILLIS); // let another replica try, and do not spin on a lasting fault
             rejoin("resuming failed");
+        }
+    }
+
+    /** Only the broker that failed is stopped: a late report must not stop its successor. */
+    private void onJournalFailure(QosBroker failed, Throwable failure) {
+        try {
+            leadership.execute(() -> {
+                if (failed != null && broker == failed) {
+                    rejoin("recording a change failed: " + failure.getMessage());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // the replica is closing; nothing to rejoin
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -62,6 +62,7 @@ public final class BrokerService implements AutoCloseable {
         ZooKeeperConnection zk = ZooKeeperConnection.open(s.zookeeper(), s.embeddedData(), s.embeddedPort(),
                 s.sessionTimeout());
         BrokerReplica replica = null;
+        ManagementApi api = null;
         try {
             // bind the API before joining the election, so the leader's advertised address answers
             InetSocketAddress apiBind = s.apiBind();
@@ -73,12 +74,15 @@ public final class BrokerService implements AutoCloseable {
             String apiUrl = "http://" + apiBind.getHostString() + ":" + apiBind.getPort();
             BrokerReplica r = replica = new BrokerReplica(zk.client(), s.root(),
                     new BrokerReplica.Settings(s.replicaId(), s.controlBind(), apiUrl), s.topology());
-            ManagementApi api = new ManagementApi(apiBind, r);
+            api = new ManagementApi(apiBind, r);
             r.start();
             LOG.info("broker replica {} started: API {}, control {}, ZooKeeper {}{}", s.replicaId(), apiUrl,
                     s.controlBind(), s.zookeeper().isEmpty() ? zk.embeddedConnectString() : s.zookeeper(), s.root());
             return new BrokerService(zk, r, api);
         } catch (Exception e) {
+            if (api != null) {
+                api.close();
+            }
             if (replica != null) {
                 replica.close();
             }

@@ -69,6 +69,7 @@ public final class QosBroker implements AutoCloseable {
         this.journal = journal;
         this.onJournalFailure = onJournalFailure;
         state.variables().forEach(variables::put);
+        nextSubscriptionId = Math.max(1, state.nextSubscriptionId());
         for (AdmittedSubscription s : state.subscriptions()) {
             admission.restore(s.request(), s.admitted());
             planner.restore(s.request(), s.admitted(), s.flowIds());
@@ -213,11 +214,15 @@ public final class QosBroker implements AutoCloseable {
 
     /** Records a change; once durable, sends its flow changes to the routers. Call holding the lock. */
     private CompletableFuture<Void> record(StateChange change, List<FlowPlanner.Change> flows) {
-        return journal.record(change).whenComplete((x, e) -> {
+        return journal.record(change.withNextSubscriptionId(nextSubscriptionId)).whenComplete((x, e) -> {
             if (e != null) {
                 fail(e);
             }
-        }).thenRun(() -> apply(flows));
+        }).thenRun(() -> {
+            if (failure == null) { // after a failure the next leader resynchronises the routers from the store
+                apply(flows);
+            }
+        });
     }
 
     private void fail(Throwable e) {
@@ -235,7 +240,7 @@ public final class QosBroker implements AutoCloseable {
 
     private void checkHealthy() {
         if (failure != null) {
-            throw new IllegalStateException("broker stopped: recording a change failed: " + failure.getMessage(), failure);
+            throw new BrokerStoppedException("broker stopped: recording a change failed: " + failure.getMessage(), failure);
         }
     }
 

@@ -136,6 +136,27 @@ class BrokerReplicaTest {
     }
 
     @Test
+    void aChangeRetriedOrOvertakenFailsInsteadOfApplyingTwiceOrOutOfOrder() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/journal");
+            store.ensureLayout();
+            store.topology(topology());
+            int epoch = store.claimEpoch();
+            var first = store.journal(epoch);
+            var replay = store.journal(epoch); // starts from the same journal version, as a retried write would
+            var a = new org.gridstat.broker.catalog.PublishedVariable("x/a", 1, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            var b = new org.gridstat.broker.catalog.PublishedVariable("x/b", 2, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            first.record(StateChange.declared(a).withNextSubscriptionId(9)).join();
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> replay.record(StateChange.declared(b)).join());
+            assertTrue(e.getCause().getMessage().contains("the journal moved on"), e.getCause().getMessage());
+            var state = store.load(topology(), epoch);
+            assertEquals(List.of(a), state.variables());
+            assertEquals(9, state.nextSubscriptionId(), "the next subscription id survives in the journal");
+        }
+    }
+
+    @Test
     void aTopologyThatDiffersFromTheStoredOneIsRefused() throws Exception {
         try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
             ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/topo");

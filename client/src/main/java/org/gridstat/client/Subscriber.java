@@ -36,6 +36,11 @@ public final class Subscriber implements AutoCloseable {
     private final AtomicLongArray rejected = new AtomicLongArray(RejectReason.values().length);
     private final StreamCounters all = new StreamCounters();
     private final java.util.Map<Long, Stream> streams = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Most variables tracked: a sender spraying variable ids cannot grow the subscriber beyond this;
+     * events of further variables are dropped and counted as {@code UNKNOWN_VARIABLE}.
+     */
+    public static final int MAX_VARIABLES = 65_536;
     /** The stream seen last: most subscribers take one, so no lookup per event. */
     private long lastVariable;
     private Stream lastStream;
@@ -101,6 +106,10 @@ public final class Subscriber implements AutoCloseable {
                 continue;
             }
             Stream stream = stream(decoder.variableId());
+            if (stream == null) {
+                rejected.incrementAndGet(RejectReason.UNKNOWN_VARIABLE.ordinal());
+                continue;
+            }
             if (!firstCopy(stream, decoder.sequence(), decoder.sourceTimeNanos())) {
                 continue;
             }
@@ -123,7 +132,14 @@ public final class Subscriber implements AutoCloseable {
     private Stream stream(long variable) {
         Stream s = lastStream;
         if (s == null || variable != lastVariable) {
-            s = streams.computeIfAbsent(variable, v -> new Stream());
+            s = streams.get(variable);
+            if (s == null) {
+                if (streams.size() >= MAX_VARIABLES) {
+                    return null;
+                }
+                s = new Stream();
+                streams.put(variable, s);
+            }
             lastVariable = variable;
             lastStream = s;
         }

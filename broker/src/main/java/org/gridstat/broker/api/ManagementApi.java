@@ -86,21 +86,58 @@ public final class ManagementApi implements AutoCloseable {
         return (InetSocketAddress) server.localAddress();
     }
 
+    /** What the exchange needs of a request, copied out so the request's buffer is released at once. */
+    private record Request(String method, String uri, byte[] body, boolean keepAlive, String malformed) {
+    }
+
+    /**
+     * One per connection. HTTP/1.1 clients may send requests before earlier ones are answered;
+     * they queue here (at most {@link #MAX_QUEUED}, then the connection is closed) and are answered
+     * one at a time, in order.
+     */
     private final class Exchange extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private static final int MAX_QUEUED = 16;
+        private final java.util.ArrayDeque<Request> queued = new java.util.ArrayDeque<>();
+        private boolean busy;
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-            boolean keepAlive = HttpUtil.isKeepAlive(req);
-            if (req.decoderResult().isFailure()) {
-                send(ctx, new ApiResponse(400, new ErrorDocument("malformed HTTP request: " + req.decoderResult().cause())),
-                        false);
+            String malformed = req.decoderResult().isFailure() ? String.valueOf(req.decoderResult().cause()) : null;
+            queued.add(new Request(req.method().name(), req.uri(), ByteBufUtil.getBytes(req.content()),
+                    malformed == null && HttpUtil.isKeepAlive(req), malformed));
+            if (queued.size() > MAX_QUEUED) {
+                LOG.debug("management client {} queued more than {} requests; closing", ctx.channel().remoteAddress(), MAX_QUEUED);
+                ctx.close();
                 return;
             }
-            String path = new QueryStringDecoder(req.uri()).path();
-            byte[] body = ByteBufUtil.getBytes(req.content());
-            ctx.channel().config().setAutoRead(false); // answer before reading the next request
-            routes.handle(req.method().name(), path, body).whenComplete((r, e) -> ctx.executor().execute(() -> {
-                send(ctx, e == null ? r : ApiResponse.error(500, "internal error: " + e), keepAlive);
-                ctx.channel().config().setAutoRead(true);
+            next(ctx);
+        }
+
+        /** Starts the oldest queued request unless one is being answered. Event loop only. */
+        private void next(ChannelHandlerContext ctx) {
+            if (busy || queued.isEmpty() || !ctx.channel().isActive()) {
+                return;
+            }
+            Request r = queued.poll();
+            if (r.malformed() != null) {
+                send(ctx, ApiResponse.error(400, "malformed HTTP request: " + r.malformed()), false);
+                return;
+            }
+            String path;
+            try {
+                path = new QueryStringDecoder(r.uri()).path();
+            } catch (IllegalArgumentException e) {
+                send(ctx, ApiResponse.error(400, "malformed request URI: " + e.getMessage()), r.keepAlive());
+                next(ctx);
+                return;
+            }
+            busy = true;
+            routes.handle(r.method(), path, r.body()).whenComplete((answer, e) -> ctx.executor().execute(() -> {
+                busy = false;
+                send(ctx, e == null ? answer : ApiResponse.error(500, "internal error: " + e), r.keepAlive());
+                if (r.keepAlive()) {
+                    next(ctx);
+                }
             }));
         }
 

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.gridstat.broker.BrokerReplica;
+import org.gridstat.broker.BrokerStoppedException;
 import org.gridstat.broker.NotLeaderException;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
@@ -125,7 +126,10 @@ final class ManagementRoutes {
         if (r instanceof AdmissionResult.Rejected rejected) {
             return ApiResponse.error(rejected.reason().startsWith("no subscription ") ? 404 : 409, rejected.reason());
         }
-        return new ApiResponse(status, document(b.subscription(((AdmissionResult.Admitted) r).subscriptionId())));
+        long id = ((AdmissionResult.Admitted) r).subscriptionId();
+        AdmittedSubscription s = b.subscription(id);
+        // torn down by a request that came in meanwhile: the admission happened all the same
+        return s == null ? new ApiResponse(status, java.util.Map.of("id", id)) : new ApiResponse(status, document(s));
     }
 
     private static CompletableFuture<ApiResponse> done(ApiResponse r) {
@@ -140,10 +144,11 @@ final class ManagementRoutes {
         if (e instanceof RequestParser.BadRequest || e instanceof IllegalArgumentException) {
             return ApiResponse.error(400, e.getMessage());
         }
-        if (e instanceof IllegalStateException) {
-            return ApiResponse.error(503, e.getMessage());
+        if (e instanceof BrokerStoppedException) {
+            return ApiResponse.error(503, e.getMessage()); // not taken: safe to send to the next leader
         }
-        return ApiResponse.error(500, "internal error: " + e);
+        // a change may or may not have been recorded: the client must look before retrying
+        return ApiResponse.error(500, "internal error: " + e.getMessage());
     }
 
     static VariableDocument document(PublishedVariable v) {

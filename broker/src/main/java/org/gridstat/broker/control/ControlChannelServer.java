@@ -74,16 +74,21 @@ public final class ControlChannelServer implements AutoCloseable {
             Map<Long, ControlMessage.InstallFlow> m = desired.computeIfAbsent(router, r -> new ConcurrentHashMap<>());
             flows.forEach(f -> m.put(f.spec().flowId(), f));
         });
-        this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .option(io.netty.channel.ChannelOption.SO_REUSEADDR, true)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(ControlCodec.MAX_BODY + 4, 0, 4, 0, 4))
-                                .addLast(new Session());
-                    }
-                })
-                .bind(bind).syncUninterruptibly().channel();
+        try {
+            this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .option(io.netty.channel.ChannelOption.SO_REUSEADDR, true)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(ControlCodec.MAX_BODY + 4, 0, 4, 0, 4))
+                                    .addLast(new Session());
+                        }
+                    })
+                    .bind(bind).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IllegalStateException("cannot open the control channel on " + bind + ": " + e.getMessage(), e);
+        }
     }
 
     public InetSocketAddress address() {

@@ -40,6 +40,7 @@ import org.gridstat.core.model.QosSpec;
  * Cross-cloud subscriptions take one path. Operations are serialised.
  */
 public final class ParentBroker {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ParentBroker.class);
     private final Topology borders;
     private final Map<String, BrokerConnection> leaves;
     private final Map<String, String> cloudOfRouter = new HashMap<>();
@@ -103,22 +104,23 @@ public final class ParentBroker {
         List<CrossCloudSubscription> stored;
         try {
             stored = store.load();
+            relays.addAll(store.relays());
+            nextId = Math.max(nextId, store.nextId());
         } catch (Exception e) {
             throw new IllegalStateException("cannot load the parent's subscriptions: " + e.getMessage(), e);
         }
         for (CrossCloudSubscription s : stored) {
             for (int i = 0; i < s.borderLinks().size(); i++) {
-                String[] ends = s.borderLinks().get(i).split("->", 2);
-                Link l = borders.link(ends[0], ends[1]);
-                if (l == null) {
-                    throw new IllegalStateException("subscription " + s.id() + " crosses border link " + s.borderLinks().get(i)
-                            + ", which the border topology lacks");
+                String name = s.borderLinks().get(i);
+                Link l = borders.links().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow(() ->
+                        new IllegalStateException("subscription " + s.id() + " crosses border link " + name
+                                + ", which the border topology lacks"));
+                AdmissionResult r = borderAdmission.admitOver(new SubscriptionRequest(borderId(s.id(), i), s.variableId(),
+                        l.from().id(), l.to().id(), s.frameBytes(), s.qos()), List.of(l));
+                if (r instanceof AdmissionResult.Rejected rejected) {
+                    throw new IllegalStateException("subscription " + s.id() + " no longer fits border link " + name + ": "
+                            + rejected.reason());
                 }
-                borderAdmission.admitOver(new SubscriptionRequest(borderId(s.id(), i), s.variableId(), ends[0], ends[1],
-                        s.frameBytes(), s.qos()), List.of(l));
-            }
-            for (int i = 1; i < s.segments().size(); i++) {
-                relays.add(s.segments().get(i).cloud() + "|" + s.variable());
             }
             subscriptions.put(s.id(), s);
             nextId = Math.max(nextId, s.id() + 1);
@@ -198,9 +200,9 @@ public final class ParentBroker {
                 String exitLink = last ? subscriberLink : crossings.get(i).to().id();
                 if (i > 0) {
                     String entry = crossings.get(i - 1).to().id();
+                    markRelay(cloud, v.name()); // before declaring: a relay must never pass for the origin
                     leaf.declare(new VariableDeclaration(v.name(), entry, v.frameBytes(), v.interval(), v.serviceClass(),
                             v.correlationGroup()));
-                    relays.add(cloud + "|" + v.name());
                 }
                 QosSpec part = QosSpec.builder().interval(qos.interval()).latencyBound(Duration.ofNanos(share)).paths(1)
                         .serviceClass(qos.serviceClass()).correlationGroup(qos.correlationGroup()).build();
@@ -232,6 +234,10 @@ public final class ParentBroker {
         if (s == null) {
             return false;
         }
+        // every leaf first: if one cannot be reached, the subscription stays, and asking again finishes the job
+        for (CrossCloudSubscription.Segment seg : s.segments()) {
+            leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId()); // false if gone already: fine
+        }
         if (store != null) {
             try {
                 store.remove(id);
@@ -240,9 +246,6 @@ public final class ParentBroker {
             }
         }
         subscriptions.remove(id);
-        for (CrossCloudSubscription.Segment seg : s.segments()) {
-            leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId());
-        }
         for (int i = 0; i < s.borderLinks().size(); i++) {
             borderAdmission.release(borderId(id, i));
         }
@@ -258,11 +261,23 @@ public final class ParentBroker {
         return borderAdmission.reserved(borders.link(from, to), c);
     }
 
+    private void markRelay(String cloud, String variable) {
+        if (relays.add(cloud + "|" + variable) && store != null) {
+            try {
+                store.relay(cloud, variable);
+            } catch (Exception e) {
+                relays.remove(cloud + "|" + variable);
+                throw new IllegalStateException("cannot record the relay of " + variable + " into cloud " + cloud + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
     /** Records a subscription, in the store first; the caller undoes the leaves' work if this throws. */
     private CrossCloudSubscription remember(CrossCloudSubscription s) {
         if (store != null) {
             try {
-                store.put(s);
+                store.put(s, nextId);
             } catch (Exception e) {
                 throw new IllegalStateException("cannot record subscription " + s.id() + ": " + e.getMessage(), e);
             }
@@ -380,9 +395,14 @@ public final class ParentBroker {
             steps.clear();
         }
 
+        /** Runs every step, even after one fails; failures are logged, since the original outcome stands. */
         void run() {
             while (!steps.isEmpty()) {
-                steps.pop().run();
+                try {
+                    steps.pop().run();
+                } catch (RuntimeException e) {
+                    LOG.error("undoing part of a refused subscription failed; it may be left behind: {}", e.toString());
+                }
             }
         }
     }

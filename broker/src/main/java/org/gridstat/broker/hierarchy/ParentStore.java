@@ -31,6 +31,34 @@ public final class ParentStore {
         this.zk = zk;
         this.root = root;
         zk.createContainers(root + "/subscriptions");
+        zk.createContainers(root + "/relays");
+    }
+
+    /** The next subscription id: above every id ever given, deleted ones included. */
+    long nextId() throws Exception {
+        if (zk.checkExists().forPath(root + "/next-id") == null) {
+            return 1;
+        }
+        byte[] b = zk.getData().forPath(root + "/next-id");
+        return b.length == Long.BYTES ? java.nio.ByteBuffer.wrap(b).getLong() : 1;
+    }
+
+    /** The (cloud, variable) pairs the parent declared as relays, as {@code cloud|variable}. */
+    List<String> relays() throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String c : zk.getChildren().forPath(root + "/relays")) {
+            out.add(java.net.URLDecoder.decode(c, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    void relay(String cloud, String variable) throws Exception {
+        try {
+            zk.create().forPath(root + "/relays/" + java.net.URLEncoder.encode(cloud + "|" + variable,
+                    java.nio.charset.StandardCharsets.UTF_8));
+        } catch (org.apache.zookeeper.KeeperException.NodeExistsException known) {
+            // recorded before
+        }
     }
 
     List<CrossCloudSubscription> load() throws Exception {
@@ -53,10 +81,17 @@ public final class ParentStore {
         return out;
     }
 
-    void put(CrossCloudSubscription s) throws Exception {
-        zk.create().forPath(root + "/subscriptions/" + s.id(), JSON.writeValueAsBytes(new Stored(SCHEMA, s.id(), s.variable(),
-                s.variableId().value(), s.frameBytes(), s.subscriberRouter(), s.subscriberLink(), QosDocument.of(s.qos()),
-                s.segments(), s.borderLinks())));
+    /** Stores a subscription and the next id, in one transaction. */
+    void put(CrossCloudSubscription s, long nextId) throws Exception {
+        byte[] next = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(nextId).array();
+        if (zk.checkExists().forPath(root + "/next-id") == null) {
+            zk.create().orSetData().forPath(root + "/next-id", next);
+        }
+        zk.transaction().forOperations(
+                zk.transactionOp().create().forPath(root + "/subscriptions/" + s.id(), JSON.writeValueAsBytes(new Stored(SCHEMA,
+                        s.id(), s.variable(), s.variableId().value(), s.frameBytes(), s.subscriberRouter(), s.subscriberLink(),
+                        QosDocument.of(s.qos()), s.segments(), s.borderLinks()))),
+                zk.transactionOp().setData().forPath(root + "/next-id", next));
     }
 
     void remove(long id) throws Exception {

@@ -10,7 +10,12 @@ import org.gridstat.broker.topology.Topology;
  * and flow ids), and the leadership epoch it resumes in (0 for a broker without a store).
  */
 public record BrokerState(Topology topology, List<PublishedVariable> variables, List<AdmittedSubscription> subscriptions,
-                          int epoch) {
+                          int epoch, long nextSubscriptionId) {
+    public BrokerState(Topology topology, List<PublishedVariable> variables, List<AdmittedSubscription> subscriptions,
+                       int epoch) {
+        this(topology, variables, subscriptions, epoch, 1);
+    }
+
     public BrokerState {
         variables = List.copyOf(variables);
         subscriptions = List.copyOf(subscriptions);
@@ -25,6 +30,6 @@ public record BrokerState(Topology topology, List<PublishedVariable> variables, 
 
     /** The same state resumed in another epoch. */
     public BrokerState inEpoch(int newEpoch) {
-        return new BrokerState(topology, variables, subscriptions, newEpoch);
+        return new BrokerState(topology, variables, subscriptions, newEpoch, nextSubscriptionId);
     }
 }

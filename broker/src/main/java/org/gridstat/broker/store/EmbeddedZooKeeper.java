@@ -41,7 +41,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             factory.shutdown();
+            server.shutdown();
             throw new IOException("interrupted while starting ZooKeeper", e);
+        } catch (IOException | RuntimeException e) {
+            factory.shutdown();
+            server.shutdown();
+            throw e;
         }
         return new EmbeddedZooKeeper(server, factory);
     }

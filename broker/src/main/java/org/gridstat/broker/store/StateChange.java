@@ -9,7 +9,16 @@ import org.gridstat.broker.catalog.PublishedVariable;
  * recorded: they follow from the subscriptions.
  */
 public record StateChange(PublishedVariable variable, AdmittedSubscription putSubscription, boolean newSubscription,
-                          long removedSubscription) {
+                          long removedSubscription, long nextSubscriptionId) {
+    public StateChange(PublishedVariable variable, AdmittedSubscription putSubscription, boolean newSubscription,
+                       long removedSubscription) {
+        this(variable, putSubscription, newSubscription, removedSubscription, 0);
+    }
+
+    /** The same, recording the broker's next subscription id, so that ids are never given twice. */
+    public StateChange withNextSubscriptionId(long next) {
+        return new StateChange(variable, putSubscription, newSubscription, removedSubscription, next);
+    }
 
     public static StateChange declared(PublishedVariable v) {
         return new StateChange(v, null, false, 0);

@@ -26,8 +26,11 @@ import org.slf4j.LoggerFactory;
  * The broker's state in ZooKeeper, under one root (layout in {@code docs/broker-state.md}):
  * {@code topology}, {@code variables/<id>}, {@code subscriptions/<id>} (with paths and flow ids),
  * ephemeral {@code routers/<id>} for the routers connected to the leader, {@code election} for the
- * replicas' leader latch and {@code epoch}, whose version fences out a deposed leader: every change
- * is one transaction that first checks the epoch its leader claimed.
+ * replicas' leader latch, {@code epoch}, whose version fences out a deposed leader, and
+ * {@code journal}, whose version numbers the changes and whose data is the next subscription id:
+ * every change is one transaction that checks the epoch its leader claimed and sets the journal at
+ * the version that follows the previous change, so a change retried after a lost connection, or
+ * overtaken by a later one, fails instead of being applied twice or out of order.
  */
 public final class ZooKeeperStore implements RouterPresence {
     private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperStore.class);
@@ -56,11 +59,13 @@ public final class ZooKeeperStore implements RouterPresence {
         for (String p : List.of("variables", "subscriptions", "routers", "election")) {
             zk.createContainers(root + "/" + p);
         }
-        if (zk.checkExists().forPath(root + "/epoch") == null) {
-            try {
-                zk.create().forPath(root + "/epoch", new byte[0]);
-            } catch (KeeperException.NodeExistsException raced) {
-                // another replica created it first
+        for (String node : List.of("epoch", "journal")) {
+            if (zk.checkExists().forPath(root + "/" + node) == null) {
+                try {
+                    zk.create().forPath(root + "/" + node, new byte[0]);
+                } catch (KeeperException.NodeExistsException raced) {
+                    // another replica created it first
+                }
             }
         }
     }
@@ -121,7 +126,9 @@ public final class ZooKeeperStore implements RouterPresence {
             subscriptions.add(StateJson.decodeSubscription(d));
         }
         subscriptions.sort(Comparator.comparingLong(AdmittedSubscription::id));
-        return new BrokerState(topology, variables, subscriptions, epoch);
+        byte[] journal = zk.getData().forPath(root + "/journal");
+        long next = journal.length == Long.BYTES ? java.nio.ByteBuffer.wrap(journal).getLong() : 1;
+        return new BrokerState(topology, variables, subscriptions, epoch, Math.max(1, next));
     }
 
     private List<byte[]> children(String folder) throws Exception {
@@ -133,16 +140,23 @@ public final class ZooKeeperStore implements RouterPresence {
         return out;
     }
 
-    /** A journal that records changes under a claimed epoch, each as one transaction. */
-    public StateJournal journal(int epoch) {
-        return change -> commit(epoch, change);
+    /**
+     * A journal that records changes under a claimed epoch, each as one transaction, continuing
+     * from the journal's current version. Its {@code record} must be called in the changes' order.
+     */
+    public StateJournal journal(int epoch) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger version = new java.util.concurrent.atomic.AtomicInteger(
+                zk.checkExists().forPath(root + "/journal").getVersion());
+        return change -> commit(epoch, version.getAndIncrement(), change);
     }
 
-    private CompletableFuture<Void> commit(int epoch, StateChange change) {
+    private CompletableFuture<Void> commit(int epoch, int journalVersion, StateChange change) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
             List<CuratorOp> ops = new ArrayList<>();
             ops.add(zk.transactionOp().check().withVersion(epoch).forPath(root + "/epoch"));
+            ops.add(zk.transactionOp().setData().withVersion(journalVersion).forPath(root + "/journal",
+                    java.nio.ByteBuffer.allocate(Long.BYTES).putLong(change.nextSubscriptionId()).array()));
             if (change.variable() != null) {
                 ops.add(zk.transactionOp().create().forPath(path("variables", change.variable().id()),
                         StateJson.encode(change.variable())));
@@ -177,6 +191,8 @@ public final class ZooKeeperStore implements RouterPresence {
                     where = " at " + r.getForPath() + " (" + KeeperException.Code.get(r.getError()) + ")";
                     if (r.getForPath().endsWith("/epoch")) {
                         where = ": another replica has claimed leadership";
+                    } else if (r.getForPath().endsWith("/journal")) {
+                        where = ": the journal moved on (a change retried or overtaken after a lost connection)";
                     }
                     break;
                 }
@@ -207,10 +223,18 @@ public final class ZooKeeperStore implements RouterPresence {
         }
     }
 
+    /** Removes the router's node if this session owns it: a deposed leader must not remove its successor's. */
     @Override
     public void disconnected(String router) {
+        String p = root + "/routers/" + URLEncoder.encode(router, StandardCharsets.UTF_8);
         try {
-            zk.delete().quietly().inBackground().forPath(root + "/routers/" + URLEncoder.encode(router, StandardCharsets.UTF_8));
+            long session = zk.getZookeeperClient().getZooKeeper().getSessionId();
+            zk.checkExists().inBackground((c, e) -> {
+                Stat s = e.getStat();
+                if (s != null && s.getEphemeralOwner() == session) {
+                    c.delete().withVersion(s.getVersion()).inBackground().forPath(p);
+                }
+            }).forPath(p);
         } catch (Exception e) {
             LOG.warn("cannot unregister router {}: {}", router, e.toString());
         }

@@ -195,6 +195,25 @@ class ManagementApiTest {
     }
 
     @Test
+    void pipelinedRequestsOnOneConnectionAreAnsweredInOrder() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", api.address().getPort())) {
+            String declare = "{\"name\":\"p/q\",\"router\":\"a\",\"frameBytes\":56,\"rateHz\":10}";
+            String requests = "POST /api/v1/variables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + declare.length() + "\r\n\r\n" + declare
+                    + "GET /api/v1/variables HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET /api/v1/nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+            s.getOutputStream().write(requests.getBytes(StandardCharsets.US_ASCII)); // all at once, before any answer
+            s.setSoTimeout(10_000);
+            String answers = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int created = answers.indexOf("HTTP/1.1 201");
+            int listed = answers.indexOf("HTTP/1.1 200");
+            int missing = answers.indexOf("HTTP/1.1 404");
+            assertTrue(created >= 0 && created < listed && listed < missing, answers);
+            assertTrue(answers.substring(listed, missing).contains("\"p/q\""), "the GET sees the POST before it");
+        }
+    }
+
+    @Test
     void aStandbyNamesTheLeaderAndServesTopologyAndStatus() throws Exception {
         HttpResponse<String> r = call(standbyApi, "GET", "/api/v1/subscriptions", null);
         assertEquals(503, r.statusCode());

@@ -74,7 +74,13 @@ final class ControlChannelClient implements AutoCloseable {
     void start() {
         connect();
         if (reportPeriodMs > 0) {
-            group.scheduleAtFixedRate(this::report, reportPeriodMs, reportPeriodMs, TimeUnit.MILLISECONDS);
+            group.scheduleAtFixedRate(() -> {
+                try {
+                    report();
+                } catch (RuntimeException e) { // an exception would cancel the schedule for good
+                    LOG.warn("router {}: flow report failed: {}", nodeId, e.toString());
+                }
+            }, reportPeriodMs, reportPeriodMs, TimeUnit.MILLISECONDS);
         }
     }
 
