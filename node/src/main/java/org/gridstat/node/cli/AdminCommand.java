@@ -37,6 +37,18 @@ final class AdminCommand {
             description = "The replicas' management API addresses (default: ${DEFAULT-VALUE}).")
     List<URI> brokers = new ArrayList<>();
 
+    /** Sends a body built from the options; an option the body cannot take is a usage error (exit 2). */
+    int send(String method, String path, java.util.function.Supplier<Object> body) {
+        Object built;
+        try {
+            built = body.get();
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        return send(method, path, built);
+    }
+
     int send(String method, String path, Object body) {
         try {
             BrokerConnection c = BrokerConnection.connect(brokers, Duration.ofSeconds(10), Duration.ofSeconds(10));
@@ -141,13 +153,8 @@ final class AdminCommand {
 
         @Override
         public Integer call() {
-            try {
-                return admin.send("POST", "/subscriptions", new SubscriptionDocument(null, variable, router, link,
-                        qos.document(), null));
-            } catch (IllegalArgumentException e) {
-                System.err.println(e.getMessage());
-                return 2;
-            }
+            return admin.send("POST", "/subscriptions", () -> new SubscriptionDocument(null, variable, router, link,
+                    qos.document(), null));
         }
     }
 
@@ -162,13 +169,8 @@ final class AdminCommand {
 
         @Override
         public Integer call() {
-            try {
-                return admin.send("PUT", "/subscriptions/" + id, new SubscriptionDocument(null, null, null, null,
-                        qos.document(), null));
-            } catch (IllegalArgumentException e) {
-                System.err.println(e.getMessage());
-                return 2;
-            }
+            return admin.send("PUT", "/subscriptions/" + id, () -> new SubscriptionDocument(null, null, null, null,
+                    qos.document(), null));
         }
     }
 
