@@ -38,7 +38,7 @@ final class AdminCommand {
     List<URI> brokers = new ArrayList<>();
 
     /** Sends a body built from the options; an option the body cannot take is a usage error (exit 2). */
-    int send(String method, String path, java.util.function.Supplier<Object> body) {
+    int sendBuilt(String method, String path, java.util.function.Supplier<Object> body) {
         Object built;
         try {
             built = body.get();
@@ -153,7 +153,7 @@ final class AdminCommand {
 
         @Override
         public Integer call() {
-            return admin.send("POST", "/subscriptions", () -> new SubscriptionDocument(null, variable, router, link,
+            return admin.sendBuilt("POST", "/subscriptions", () -> new SubscriptionDocument(null, variable, router, link,
                     qos.document(), null));
         }
     }
@@ -169,7 +169,7 @@ final class AdminCommand {
 
         @Override
         public Integer call() {
-            return admin.send("PUT", "/subscriptions/" + id, () -> new SubscriptionDocument(null, null, null, null,
+            return admin.sendBuilt("PUT", "/subscriptions/" + id, () -> new SubscriptionDocument(null, null, null, null,
                     qos.document(), null));
         }
     }
