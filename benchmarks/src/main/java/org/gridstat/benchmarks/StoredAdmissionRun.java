@@ -8,16 +8,12 @@ import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.broker.store.BrokerState;
-import org.gridstat.broker.store.EmbeddedZooKeeper;
 import org.gridstat.broker.store.StateJournal;
+import org.gridstat.broker.store.ZooKeeperConnection;
 import org.gridstat.broker.store.ZooKeeperStore;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.QosSpec;
@@ -45,18 +41,13 @@ public final class StoredAdmissionRun {
                 topology.routers().size(), topology.links().size(), n);
         for (int round = 1; round <= rounds; round++) {
             Path dir = Files.createTempDirectory("gridstat-admission-zk");
-            try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir, 0)) {
-                CuratorFramework client = CuratorFrameworkFactory.builder().connectString(zk.connectString())
-                        .sessionTimeoutMs(10_000).retryPolicy(new ExponentialBackoffRetry(100, 5)).build();
-                client.start();
-                client.blockUntilConnected(10, TimeUnit.SECONDS);
-                ZooKeeperStore store = new ZooKeeperStore(client, "/bench");
+            try (ZooKeeperConnection zk = ZooKeeperConnection.open("", dir, 0, Duration.ofSeconds(10))) {
+                ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/bench");
                 store.ensureLayout();
                 store.topology(topology);
                 int epoch = store.claimEpoch();
                 run("ZooKeeper", round, n, new QosBroker(BrokerState.empty(topology), new InetSocketAddress("127.0.0.1", 0),
                         store.journal(epoch), store, e -> { }));
-                client.close();
             } finally {
                 try (var walk = Files.walk(dir)) {
                     walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -142,12 +142,8 @@ public final class QosBroker implements AutoCloseable {
         }
     }
 
-    private AdmissionResult admitNow(SubscriptionRequest request) {
-        return admission.admit(request);
-    }
-
     private CompletableFuture<AdmissionResult> admit(SubscriptionRequest request, String variableName, long downstreamNanos) {
-        AdmissionResult result = admitNow(request);
+        AdmissionResult result = admission.admit(request);
         if (!(result instanceof AdmissionResult.Admitted computed)) {
             return CompletableFuture.completedFuture(result);
         }

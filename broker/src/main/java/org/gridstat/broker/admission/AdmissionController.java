@@ -83,9 +83,9 @@ public final class AdmissionController {
                         i + 1, describe(paths.get(i), from), need / 1e6, bound / 1e6));
             }
         }
-        if (routerFree(from) < routerIncrement(from, r)) {
-            return new Rejected(r.subscriptionId(), String.format("router %s: needs %d events/s, %d free", from.id(),
-                    routerIncrement(from, r), routerFree(from)));
+        String routerShort = routerShortage(from, r);
+        if (routerShort != null) {
+            return new Rejected(r.subscriptionId(), routerShort);
         }
         reserve(r, paths, from, +1);
         admitted.put(r.subscriptionId(), new Admission(r, paths, to));
@@ -107,12 +107,9 @@ public final class AdmissionController {
         ServiceClass c = r.qos().serviceClass();
         RouterNode from = path.isEmpty() ? known(r.publisherRouter()) : path.get(0).from();
         for (Link l : path) {
-            if (!fits(l, c, r, r.bytesPerSecond(), r.eventsPerSecond())) {
-                long need = linkIncrement(l, c, r);
-                return new Rejected(r.subscriptionId(), linkFree(l, c) < need
-                        ? String.format("link %s class %s: needs %s, %s free", l.name(), c, kbits(need), kbits(linkFree(l, c)))
-                        : String.format("router %s: needs %d events/s, %d free", l.to().id(), routerIncrement(l.to(), r),
-                                routerFree(l.to())));
+            String why = shortage(l, c, r);
+            if (why != null) {
+                return new Rejected(r.subscriptionId(), why);
             }
         }
         reserve(r, List.of(path), from, +1);
@@ -299,19 +296,28 @@ public final class AdmissionController {
         }
         for (List<Link> p : unconstrained) {
             for (Link l : p) {
-                long need = linkIncrement(l, c, r);
-                if (linkFree(l, c) < need) {
-                    return String.format("link %s class %s: needs %s, %s free", l.name(), c, kbits(need),
-                            kbits(linkFree(l, c)));
-                }
-                if (routerFree(l.to()) < routerIncrement(l.to(), r)) {
-                    return String.format("router %s: needs %d events/s, %d free", l.to().id(), routerIncrement(l.to(), r),
-                            routerFree(l.to()));
+                String why = shortage(l, c, r);
+                if (why != null) {
+                    return why;
                 }
             }
         }
         return String.format("no %d node-disjoint paths from %s to %s have the capacity, though each link alone does",
                 k, from.id(), to.id());
+    }
+
+    /** What the link, or the router it leads to, lacks for the stream; null if both have room. */
+    private String shortage(Link l, ServiceClass c, SubscriptionRequest r) {
+        long need = linkIncrement(l, c, r);
+        if (linkFree(l, c) < need) {
+            return String.format("link %s class %s: needs %s, %s free", l.name(), c, kbits(need), kbits(linkFree(l, c)));
+        }
+        return routerShortage(l.to(), r);
+    }
+
+    private String routerShortage(RouterNode n, SubscriptionRequest r) {
+        long need = routerIncrement(n, r);
+        return routerFree(n) < need ? String.format("router %s: needs %d events/s, %d free", n.id(), need, routerFree(n)) : null;
     }
 
     private static String kbits(long bytesPerSecond) {

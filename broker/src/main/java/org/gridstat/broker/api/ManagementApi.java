@@ -30,7 +30,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.broker.BrokerReplica;
-import org.gridstat.core.management.ErrorDocument;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

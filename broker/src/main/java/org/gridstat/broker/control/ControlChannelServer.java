@@ -47,7 +47,7 @@ public final class ControlChannelServer implements AutoCloseable {
             new DefaultThreadFactory("gridstat-broker-control", true), NioIoHandler.newFactory());
     private final Channel server;
     private final AtomicLong sequence = new AtomicLong();
-    /** Per router: its desired flows by flow id, in installation order. */
+    /** Per router: its desired flows by flow id. */
     private final Map<String, Map<Long, ControlMessage.InstallFlow>> desired = new ConcurrentHashMap<>();
     private final Map<String, Channel> sessions = new ConcurrentHashMap<>();
     /** Per router: sequence numbers sent and not yet acknowledged. */

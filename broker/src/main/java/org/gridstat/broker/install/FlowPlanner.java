@@ -170,17 +170,6 @@ public final class FlowPlanner {
         return out;
     }
 
-    /** The flows a router must hold now: what the broker resends when the router says Hello. */
-    public List<InstallFlow> flowsOf(String router) {
-        List<InstallFlow> out = new ArrayList<>();
-        for (Map.Entry<FlowKey, InstallFlow> e : current.entrySet()) {
-            if (e.getKey().router().equals(router)) {
-                out.add(e.getValue());
-            }
-        }
-        return out;
-    }
-
     private List<Change> replan(List<FlowKey> keys) {
         List<Change> changes = new ArrayList<>();
         for (FlowKey key : new java.util.LinkedHashSet<>(keys)) {

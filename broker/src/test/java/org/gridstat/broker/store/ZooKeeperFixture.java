@@ -1,30 +1,24 @@
 package org.gridstat.broker.store;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 
-/** An embedded ZooKeeper in a test's folder, and the Curator clients opened on it. */
+/** An embedded ZooKeeper in a test's folder, and the clients opened on it (each its own session). */
 public final class ZooKeeperFixture implements AutoCloseable {
     private final EmbeddedZooKeeper server;
-    private final List<CuratorFramework> clients = new ArrayList<>();
+    private final List<ZooKeeperConnection> clients = new ArrayList<>();
 
     public ZooKeeperFixture(Path dir) throws Exception {
         this.server = EmbeddedZooKeeper.start(dir, 0);
     }
 
-    public CuratorFramework client() throws InterruptedException {
-        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(server.connectString())
-                .sessionTimeoutMs(2000).connectionTimeoutMs(2000).retryPolicy(new ExponentialBackoffRetry(50, 5)).build();
-        c.start();
-        if (!c.blockUntilConnected(10, java.util.concurrent.TimeUnit.SECONDS)) {
-            throw new IllegalStateException("no connection to the embedded ZooKeeper");
-        }
+    public CuratorFramework client() {
+        ZooKeeperConnection c = ZooKeeperConnection.open(server.connectString(), null, 0, Duration.ofSeconds(2));
         clients.add(c);
-        return c;
+        return c.client();
     }
 
     public String connectString() {
@@ -33,7 +27,7 @@ public final class ZooKeeperFixture implements AutoCloseable {
 
     @Override
     public void close() {
-        clients.forEach(CuratorFramework::close);
+        clients.forEach(ZooKeeperConnection::close);
         server.close();
     }
 }
