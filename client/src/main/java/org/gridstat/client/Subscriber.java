@@ -7,6 +7,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -34,7 +35,6 @@ public final class Subscriber implements AutoCloseable {
     private final Thread receiver;
     private final AtomicLong listenerErrors = new AtomicLong();
     private final AtomicLongArray rejected = new AtomicLongArray(RejectReason.values().length);
-    private final StreamCounters all = new StreamCounters();
     private final java.util.Map<Long, Stream> streams = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Most variables tracked: a sender spraying variable ids cannot grow the subscriber beyond this;
@@ -115,11 +115,9 @@ public final class Subscriber implements AutoCloseable {
             }
             event.receivedAt(now);
             long latency = now - decoder.sourceTimeNanos();
-            all.delivered(latency);
             stream.counters.delivered(latency);
             try {
                 listener.onEvent(event);
-                all.listenerTook();
                 stream.counters.listenerTook();
             } catch (RuntimeException e) {
                 if (listenerErrors.getAndIncrement() == 0) {
@@ -151,15 +149,12 @@ public final class Subscriber implements AutoCloseable {
         long gapsBefore = s.window.gaps();
         SequenceWindow.Verdict v = s.window.accept(sequence, sourceTime);
         long gaps = s.window.gaps() - gapsBefore;
-        all.gaps(gaps);
         s.counters.gaps(gaps);
         switch (v) {
             case DUPLICATE:
-                all.duplicate();
                 s.counters.duplicate();
                 return false;
             case TOO_LATE:
-                all.tooLate();
                 s.counters.tooLate();
                 return false;
             default:
@@ -167,9 +162,11 @@ public final class Subscriber implements AutoCloseable {
         }
     }
 
-    /** Delivery counts and latency so far, over every variable. */
+    /** Delivery counts and latency so far, over every variable (summed from the variables' counts). */
     public SubscriberStatistics statistics() {
-        return all.snapshot();
+        List<StreamCounters> each = new java.util.ArrayList<>();
+        streams.values().forEach(st -> each.add(st.counters));
+        return StreamCounters.total(each);
     }
 
     /**
@@ -192,7 +189,7 @@ public final class Subscriber implements AutoCloseable {
 
     /** Events handed to the listener. */
     public long delivered() {
-        return all.snapshot().delivered();
+        return statistics().delivered();
     }
 
     /** Datagrams dropped for {@code reason}. */
