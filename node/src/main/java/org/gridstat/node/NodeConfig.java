@@ -57,8 +57,6 @@ public final class NodeConfig {
         /** Flows: maps of the router's flow keys (id, variable, link, class, assured, rates, budget, ...). */
         public List<Map<String, Object>> flows = new ArrayList<>();
         public List<RouteEntry> routes = new ArrayList<>();
-        /** Publishers' source addresses (host:port), read on connected sockets of their own (epoll). */
-        public List<String> upstream = new ArrayList<>();
         /**
          * The broker replicas' control addresses (host:port, comma-separated; routers follow the
          * leader); absent: flows come from this file only.
@@ -138,7 +136,6 @@ public final class NodeConfig {
         r.put("routes", lines.toArray(new String[0]));
         r.put("links", keyValueLines(router.links, "statusRouter.links"));
         r.put("flows", keyValueLines(router.flows, "statusRouter.flows"));
-        r.put("upstream", router.upstream.toArray(new String[0]));
         r.put("broker.address", router.broker);
         r.put("report.period.ms", router.reportPeriodMs);
         r.put("estimator.period.ms", router.estimatorPeriodMs);

@@ -63,7 +63,6 @@ public final class BenchRun {
         int routerSinkPort = FreeUdpPorts.pick();
         int relaySinkPort = FreeUdpPorts.pick();
         int directSinkPort = FreeUdpPorts.pick();
-        int generatorPort = FreeUdpPorts.pick();
         EventLoopGroup generators = Transports.group("bench-generator");
         EventLoopGroup sinks = Transports.group("bench-sink");
         EventLoopGroup relays = Transports.group("bench-relay");
@@ -73,8 +72,6 @@ public final class BenchRun {
         router.flows = List.of(Map.of("id", 1, "variable", VARIABLE, "link", "sink", "class", "BE", "buffer", 256));
         router.socketBufferBytes = 8 << 20;
         router.transport = settings.routerTransport();
-        // A known publisher: the router reads it on a connected socket (no packet object per frame).
-        router.upstream = List.of("127.0.0.1:" + generatorPort);
         if (settings.isolate()) {
             RouterProcess.pinThisProcess("0");
         }
@@ -83,9 +80,9 @@ public final class BenchRun {
              CountingSink directSink = new CountingSink(sinks, directSinkPort);
              PlainRelay relay = new PlainRelay(relays, relayPort, new InetSocketAddress("127.0.0.1", relaySinkPort));
              AutoCloseable routerNode = startRouter(router, routerPort, routerSinkPort)) {
-            try (LoadGenerator toRouter = generator(generators, routerPort, generatorPort);
-                 LoadGenerator toRelay = generator(generators, relayPort, 0);
-                 LoadGenerator toSink = generator(generators, directSinkPort, 0)) {
+            try (LoadGenerator toRouter = generator(generators, routerPort);
+                 LoadGenerator toRelay = generator(generators, relayPort);
+                 LoadGenerator toSink = generator(generators, directSinkPort)) {
                 double routerMax = maxRate("gridstat router", toRouter, routerSink);
                 double relayMax = maxRate("plain Netty relay", toRelay, relaySink);
                 // Latency of all three paths at one rate: half of what the router sustains.
@@ -154,7 +151,6 @@ public final class BenchRun {
             return RouterProcess.start(String.join("\n",
                     "node:", "  id: bench-router", "statusRouter:", "  bind: 127.0.0.1:" + routerPort,
                     "  socketBufferBytes: " + router.socketBufferBytes, "  transport: " + router.transport,
-                    "  upstream: [" + router.upstream.get(0) + "]",
                     "  links:", "    - name: sink", "      address: 127.0.0.1:" + sinkPort,
                     "  flows:", "    - {id: 1, variable: " + VARIABLE + ", link: sink, class: BE, buffer: 256}", ""), "1");
         }
@@ -179,9 +175,8 @@ public final class BenchRun {
         return new Latency(sink.latencies(), perEvent);
     }
 
-    private LoadGenerator generator(EventLoopGroup group, int port, int sourcePort) {
-        return new LoadGenerator(group, new InetSocketAddress("127.0.0.1", port),
-                sourcePort == 0 ? null : new InetSocketAddress("127.0.0.1", sourcePort), VARIABLE, settings.payloadBytes());
+    private LoadGenerator generator(EventLoopGroup group, int port) {
+        return new LoadGenerator(group, new InetSocketAddress("127.0.0.1", port), VARIABLE, settings.payloadBytes());
     }
 
     private Step step(LoadGenerator generator, CountingSink sink, double rate) throws InterruptedException {
@@ -206,7 +201,7 @@ public final class BenchRun {
             String rate = Double.isNaN(r.maxRate()) ? String.format("%17s", "-") : String.format("%,12.0f ev/s", r.maxRate());
             out.printf("%-18s %s   %9s %9s %9s %9s%s%n", r.target(), rate, us(h.getValueAtPercentile(50)),
                     us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()),
-                    Double.isNaN(r.bytesPerEvent()) ? "" : String.format("   %.0f B", r.bytesPerEvent()));
+                    Double.isNaN(r.bytesPerEvent()) ? "" : String.format("   %.2f B", r.bytesPerEvent()));
         }
         Result router = results.get(0);
         Result relay = results.get(1);

@@ -30,8 +30,7 @@ final class LoadGenerator implements AutoCloseable {
     private long sequence;
     private long notWritable;
 
-    /** @param source the local address to send from, or {@code null} for an ephemeral port */
-    LoadGenerator(EventLoopGroup group, InetSocketAddress target, InetSocketAddress source, long variableId,
+    LoadGenerator(EventLoopGroup group, InetSocketAddress target, long variableId,
                   int payloadBytes) {
         this.variableId = variableId;
         this.payloadBytes = payloadBytes;
@@ -39,7 +38,7 @@ final class LoadGenerator implements AutoCloseable {
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(4 << 20, 16 << 20))
                 .handler(new ChannelInboundHandlerAdapter())
-                .connect(target, source).syncUninterruptibly().channel();
+                .connect(target).syncUninterruptibly().channel();
     }
 
     /** Sends at {@code rate} events per second for {@code seconds}; returns the number sent. */

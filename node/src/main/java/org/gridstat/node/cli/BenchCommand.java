@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Forwarding benchmark on loopback: a load generator and a sink around a status router node,",
                 "then around a plain Netty UDP relay, in the same run. For each, finds the highest rate with",
-                "less than 0.1 % loss, then measures latency percentiles at half that rate; prints both and",
+                "less than 0.1 %% loss, then measures latency percentiles at half that rate; prints both and",
                 "the ratio. Takes about a minute with the defaults; nothing else should load the machine."})
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--step-seconds", defaultValue = "2", description = "Length of each rate step (default: ${DEFAULT-VALUE}).")

@@ -1,17 +1,16 @@
 package org.gridstat.statusrouter.internal;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
+import io.netty.channel.IoEventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
@@ -34,25 +33,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The router's UDP data plane. The first event loop is the data path: it owns the forwarding
- * engine and every out-link channel, so scheduling takes no locks. The data port is bound once
- * per event loop (sharing the port with SO_REUSEPORT under epoll, so the kernel spreads senders
- * over loops and keeps each sender on one loop, in order); loops other than the first validate
- * their frames and hand them to the data path.
+ * engine and every out-link channel, so scheduling takes no locks. Under epoll the data port is
+ * bound once per event loop (sharing the port with SO_REUSEPORT, so the kernel spreads senders over
+ * loops and keeps each sender on one loop, in order) and read by {@link EpollIngressSocket}s,
+ * which allocate nothing per datagram; loops other than the first validate their frames and hand
+ * them to the data path. The NIO transport runs one loop and reads through a Netty channel.
  */
 final class DataPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
-    /** Larger than any valid frame, so an oversize datagram arrives whole and is counted as such. */
-    private static final int DATAGRAM_BUFFER = 2048;
     private static final WriteBufferWaterMark EGRESS_WATER_MARK = new WriteBufferWaterMark(256 << 10, 1 << 20);
 
     private final RouterSettings settings;
     private final EventLoopGroup group;
     private final boolean epoll;
     private final Clock clock;
-    private final List<Channel> ingress = new ArrayList<>();
+    private final List<EpollIngressSocket> ingressSockets = new ArrayList<>();
+    private final List<Channel> ingressChannels = new ArrayList<>();
     private final List<Channel> egress = new ArrayList<>();
     private final List<DataPathCounters> counters = new ArrayList<>();
-    private EventLoop dataLoop;
+    private IoEventLoop dataLoop;
+    private InetSocketAddress localAddress;
     private DataPath dataPath;
     private ScheduledFuture<?> ticker;
 
@@ -102,15 +102,11 @@ final class DataPlane implements AutoCloseable {
         }
     }
 
-    private Class<? extends Channel> channelType() {
-        return epoll ? EpollDatagramChannel.class : NioDatagramChannel.class;
-    }
-
     private void open(int loops) {
-        List<EventLoop> eventLoops = new ArrayList<>();
+        List<IoEventLoop> eventLoops = new ArrayList<>();
         Iterator<EventExecutor> it = group.iterator();
         while (it.hasNext()) {
-            eventLoops.add((EventLoop) it.next());
+            eventLoops.add((IoEventLoop) it.next());
         }
         dataLoop = eventLoops.get(0);
         DataPathCounters handoffCounters = new DataPathCounters();
@@ -120,70 +116,39 @@ final class DataPlane implements AutoCloseable {
         InetSocketAddress bindAddress = resolve(settings.bind);
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
-            Bootstrap b = new Bootstrap().group(eventLoops.get(i)).channel(channelType())
-                    .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.AUTO_CLOSE, false)
-                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_BUFFER))
-                    .handler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast("ingress", new IngressHandler(dataPath, c));
-                        }
-                    });
-            if (epoll) {
-                b.option(EpollChannelOption.SO_REUSEPORT, true); // shared with the other loops and the out-links
-            }
-            // With several loops, every channel binds the port the first one got.
-            InetSocketAddress at = ingress.isEmpty() ? bindAddress : (InetSocketAddress) ingress.get(0).localAddress();
-            ingress.add(b.bind(at).syncUninterruptibly().channel());
             counters.add(c);
+            FrameIntake intake = new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT);
+            // With several loops, every socket binds the port the first one got.
+            InetSocketAddress at = i == 0 ? bindAddress : localAddress;
+            if (epoll) {
+                EpollIngressSocket socket = EpollIngressSocket.open(eventLoops.get(i), at, settings.socketBufferBytes, intake);
+                ingressSockets.add(socket);
+                localAddress = socket.localAddress();
+            } else {
+                Channel ch = new Bootstrap().group(eventLoops.get(i)).channel(NioDatagramChannel.class)
+                        .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
+                        .option(ChannelOption.AUTO_CLOSE, false)
+                        .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(FrameIntake.DATAGRAM_BUFFER))
+                        .handler(new IngressHandler(intake))
+                        .bind(at).syncUninterruptibly().channel();
+                ingressChannels.add(ch);
+                localAddress = (InetSocketAddress) ch.localAddress();
+            }
         }
-        // Under epoll every out-link binds the data address too and connects to its neighbour: the
-        // neighbour's frames (sent the same way) then arrive on that connected socket, which Netty
-        // reads as bare buffers, without a DatagramPacket or a sender address per frame.
-        InetSocketAddress dataAddress = localAddress();
-        DataPathCounters linkCounters = new DataPathCounters();
-        counters.add(linkCounters);
+        // Out-links only send: connected to their neighbour, they read nothing (a neighbour's
+        // frames arrive at its data port), and a closed port's ICMP error surfaces as a send error.
         for (int i = 0; i < dataPath.links.length; i++) {
             EgressLink link = dataPath.links[i];
-            Bootstrap b = new Bootstrap().group(dataLoop).channel(channelType())
+            Channel ch = new Bootstrap().group(dataLoop)
+                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                     .option(ChannelOption.AUTO_CLOSE, false)
+                    .option(ChannelOption.AUTO_READ, false)
                     .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK);
-            if (epoll) {
-                b.option(EpollChannelOption.SO_REUSEPORT, true)
-                        .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
-                        .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_BUFFER))
-                        .handler(new ChannelInitializer<Channel>() {
-                            @Override
-                            protected void initChannel(Channel ch) {
-                                ch.pipeline().addLast("ingress", new IngressHandler(dataPath, linkCounters)).addLast("egress", link);
-                            }
-                        });
-                Channel ch = b.connect(resolve(link.config.address), dataAddress).syncUninterruptibly().channel();
-                link.attach(ch);
-                egress.add(ch);
-            } else {
-                Channel ch = b.option(ChannelOption.AUTO_READ, false).handler(link)
-                        .connect(resolve(link.config.address)).syncUninterruptibly().channel();
-                link.attach(ch);
-                egress.add(ch);
-            }
-        }
-        // Known publishers get a connected ingress socket of their own, for the same reason.
-        for (Endpoint upstream : settings.upstream) {
-            if (!epoll) {
-                LOG.warn("router {}: upstream {} needs epoll (SO_REUSEPORT); its frames use the data socket",
-                        settings.nodeId, upstream);
-                continue;
-            }
-            ingress.add(new Bootstrap().group(dataLoop).channel(channelType())
-                    .option(EpollChannelOption.SO_REUSEPORT, true)
-                    .option(ChannelOption.AUTO_CLOSE, false)
-                    .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(DATAGRAM_BUFFER))
-                    .handler(new IngressHandler(dataPath, linkCounters))
-                    .connect(resolve(upstream), dataAddress).syncUninterruptibly().channel());
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
+                    .handler(link)
+                    .connect(resolve(link.config.address)).syncUninterruptibly().channel();
+            link.attach(ch);
+            egress.add(ch);
         }
         long period = settings.estimator.periodNanos();
         ticker = dataLoop.scheduleAtFixedRate(dataPath::tick, period, period, TimeUnit.NANOSECONDS);
@@ -204,7 +169,7 @@ final class DataPlane implements AutoCloseable {
     }
 
     InetSocketAddress localAddress() {
-        return (InetSocketAddress) ingress.get(0).localAddress();
+        return localAddress;
     }
 
     RouterCounters counters() {
@@ -232,7 +197,10 @@ final class DataPlane implements AutoCloseable {
     /** Closes the sockets, gives back every queued buffer and stops the event loops. */
     @Override
     public void close() {
-        for (Channel ch : ingress) {
+        for (EpollIngressSocket s : ingressSockets) {
+            s.close();
+        }
+        for (Channel ch : ingressChannels) {
             ch.close().syncUninterruptibly();
         }
         if (dataPath != null && !dataLoop.isShuttingDown()) {

@@ -27,13 +27,12 @@ final class RouterSettings {
     final Transport transport;
     final int socketBufferBytes;
     final List<OutLinkConfig> links;
-    final List<Endpoint> upstream;
     final List<FlowEntry> flows;
     final EstimatorSettings estimator;
     final int maxFlowsPerLink;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
-                           List<OutLinkConfig> links, List<Endpoint> upstream, List<FlowEntry> flows,
+                           List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink) {
         this.nodeId = nodeId;
         this.bind = bind;
@@ -41,7 +40,6 @@ final class RouterSettings {
         this.transport = transport;
         this.socketBufferBytes = socketBufferBytes;
         this.links = List.copyOf(links);
-        this.upstream = List.copyOf(upstream);
         this.flows = List.copyOf(flows);
         this.estimator = estimator;
         this.maxFlowsPerLink = maxFlowsPerLink;
@@ -51,14 +49,14 @@ final class RouterSettings {
     static RouterSettings of(String nodeId, String bind, int eventLoops, String transport, int socketBufferBytes,
                              String[] routes) {
         return of(nodeId, bind, eventLoops, transport, socketBufferBytes, new String[0], new String[0], routes,
-                new String[0], EstimatorSettings.DEFAULT.periodNanos(), EstimatorSettings.DEFAULT.weight(), 1024);
+                EstimatorSettings.DEFAULT.periodNanos(), EstimatorSettings.DEFAULT.weight(), 1024);
     }
 
     /**
      * @throws IllegalArgumentException listing every bad key
      */
     static RouterSettings of(String nodeId, String bind, int eventLoops, String transport, int socketBufferBytes,
-                             String[] links, String[] flows, String[] routes, String[] upstream,
+                             String[] links, String[] flows, String[] routes,
                              long estimatorPeriodNanos, double estimatorWeight, int maxFlowsPerLink) {
         List<String> problems = new ArrayList<>();
         if (nodeId == null || nodeId.isBlank()) {
@@ -92,14 +90,6 @@ final class RouterSettings {
             problems.add("estimator: " + e.getMessage());
         }
 
-        List<Endpoint> upstreamEndpoints = new ArrayList<>();
-        for (String u : upstream == null ? new String[0] : upstream) {
-            try {
-                upstreamEndpoints.add(Endpoint.parse(u));
-            } catch (IllegalArgumentException e) {
-                problems.add("upstream: " + e.getMessage());
-            }
-        }
         Map<String, OutLinkConfig> byName = new LinkedHashMap<>();
         for (String line : links == null ? new String[0] : links) {
             try {
@@ -169,7 +159,7 @@ final class RouterSettings {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
-        return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList, upstreamEndpoints,
+        return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
                 flowEntries, estimator, maxFlowsPerLink);
     }
 }

@@ -45,9 +45,6 @@ public final class StatusRouterComponent implements StatusRouter {
         /** Shorthand: {@code <variable id> -> host:port, ...}, a best-effort flow per destination. */
         String[] routes() default {};
 
-        /** Publishers' source addresses (host:port) to read on sockets of their own (epoll). */
-        String[] upstream() default {};
-
         /**
          * The broker replicas' control addresses (host:port, comma-separated; only the leader
          * listens); empty: flows come from configuration only.
@@ -72,7 +69,7 @@ public final class StatusRouterComponent implements StatusRouter {
     public StatusRouterComponent(Config config) {
         try {
             this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
-                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(), config.upstream(),
+                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link());
             this.dataPlane = DataPlane.start(settings);
             this.control = startControl(config.broker_address(), config.report_period_ms());

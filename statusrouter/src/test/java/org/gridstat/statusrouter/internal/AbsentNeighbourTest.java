@@ -23,7 +23,7 @@ class AbsentNeighbourTest {
         }
         try (DataPlane router = DataPlane.start(RouterSettings.of("absent", "127.0.0.1:0", 1, "auto", 1 << 20,
                 new String[] {"name=later address=127.0.0.1:" + port}, new String[] {"id=1 variable=1 link=later"},
-                new String[0], new String[0], 1_000_000_000L, 0.5, 4));
+                new String[0], 1_000_000_000L, 0.5, 4));
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(1), ServiceClass.BE, null);
             for (int i = 0; i < 20; i++) {

@@ -41,7 +41,7 @@ class IngressPathTest {
 
     private void wire(String[] links, String[] flows) {
         // Freeze the embedded loops' own time: the test moves it together with the manual clock.
-        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, links, flows, new String[0], new String[0],
+        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, links, flows, new String[0],
                 S, 0.5, 64);
         linkA = new EmbeddedChannel();
         linkB = new EmbeddedChannel();
@@ -53,7 +53,7 @@ class IngressPathTest {
         path.links[0].attach(linkA);
         path.links[1].attach(linkB);
         ingressCounters = new DataPathCounters();
-        ingress = new EmbeddedChannel(new IngressHandler(path, ingressCounters));
+        ingress = new EmbeddedChannel(new IngressHandler(new FrameIntake(path, ingressCounters, PooledByteBufAllocator.DEFAULT)));
     }
 
     @AfterEach

@@ -29,7 +29,7 @@ class LinkEmulationLoopbackTest {
                      new String[] {
                          "name=slow address=127.0.0.1:" + slow.localAddress().getPort() + " delay=30ms",
                          "name=lossy address=127.0.0.1:" + lossySub.localAddress().getPort() + " loss=0.3 seed=11"},
-                     new String[] {"id=1 variable=1 link=slow", "id=2 variable=1 link=lossy"}, new String[0], new String[0],
+                     new String[] {"id=1 variable=1 link=slow", "id=2 variable=1 link=lossy"}, new String[0],
                      1_000_000_000L, 0.5, 16));
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(1), ServiceClass.LRT, null);

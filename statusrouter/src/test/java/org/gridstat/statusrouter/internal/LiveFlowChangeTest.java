@@ -29,7 +29,7 @@ class LiveFlowChangeTest {
              DataPlane router = DataPlane.start(RouterSettings.of("live", "127.0.0.1:0", 1, "auto", 1 << 20,
                      new String[] {"name=sub address=127.0.0.1:" + sub.localAddress().getPort()},
                      new String[] {"id=5 variable=9 link=sub class=HRT assured=20000 rates=60 publisher=60"},
-                     new String[0], new String[0], S, 0.5, 16));
+                     new String[0], S, 0.5, 16));
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(9), ServiceClass.HRT, null);
             SampleGrid sixty = SampleGrid.ofRate(60);

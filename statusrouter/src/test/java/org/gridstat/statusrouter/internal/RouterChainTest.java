@@ -69,6 +69,6 @@ class RouterChainTest {
     }
 
     private static RouterSettings settings(String id, String[] links, String[] flows) {
-        return RouterSettings.of(id, "127.0.0.1:0", 1, "auto", 1 << 20, links, flows, new String[0], new String[0], S, 0.5, 64);
+        return RouterSettings.of(id, "127.0.0.1:0", 1, "auto", 1 << 20, links, flows, new String[0], S, 0.5, 64);
     }
 }

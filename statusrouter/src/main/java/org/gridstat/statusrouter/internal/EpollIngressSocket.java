@@ -1,0 +1,118 @@
+package org.gridstat.statusrouter.internal;
+
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
+import io.netty.channel.epoll.EpollIoOps;
+import io.netty.channel.unix.FileDescriptor;
+import io.netty.channel.unix.Socket;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A data-port socket read straight from an epoll event loop, below Netty's channels: each
+ * datagram is received with a plain {@code recv} into the {@link FrameIntake}'s scratch buffer,
+ * so no sender address, packet wrapper or buffer is made for it (Netty's datagram channels make a
+ * {@code DatagramPacket} per datagram, even on connected sockets). Registered level-triggered: a
+ * wake-up reads at most {@link #READS_PER_WAKE} datagrams, and what is left wakes the loop again
+ * after the other sockets and tasks had their turn.
+ */
+final class EpollIngressSocket implements EpollIoHandle {
+    private static final Logger LOG = LoggerFactory.getLogger(EpollIngressSocket.class);
+    static final int READS_PER_WAKE = 64;
+
+    private final Socket socket;
+    private final FrameIntake intake;
+    private final ByteBuffer scratch;
+    private final IoEventLoop loop;
+    private IoRegistration registration;
+
+    private EpollIngressSocket(Socket socket, FrameIntake intake, IoEventLoop loop) {
+        this.socket = socket;
+        this.intake = intake;
+        this.scratch = intake.scratch();
+        this.loop = loop;
+    }
+
+    /**
+     * Binds a datagram socket to {@code address} with SO_REUSEPORT (so every event loop can bind
+     * the same port and the kernel spreads senders over them) and starts reading it on {@code loop}.
+     */
+    static EpollIngressSocket open(IoEventLoop loop, InetSocketAddress address, int receiveBufferBytes, FrameIntake intake) {
+        Socket socket = Socket.newSocketDgram();
+        try {
+            socket.setReusePort(true);
+            socket.setReceiveBufferSize(receiveBufferBytes);
+            socket.bind(address);
+        } catch (IOException e) {
+            closeQuietly(socket);
+            throw new UncheckedIOException("cannot bind the data port " + address + ": " + e.getMessage(), e);
+        }
+        EpollIngressSocket handle = new EpollIngressSocket(socket, intake, loop);
+        try {
+            handle.registration = loop.register(handle).syncUninterruptibly().getNow();
+            handle.registration.submit(EpollIoOps.EPOLLIN);
+        } catch (RuntimeException e) {
+            handle.close();
+            throw e;
+        }
+        return handle;
+    }
+
+    InetSocketAddress localAddress() {
+        return socket.localAddress();
+    }
+
+    @Override
+    public FileDescriptor fd() {
+        return socket;
+    }
+
+    @Override
+    public void handle(IoRegistration registration, IoEvent event) {
+        try {
+            for (int i = 0; i < READS_PER_WAKE; i++) {
+                int n = socket.recv(scratch, 0, FrameIntake.DATAGRAM_BUFFER);
+                if (n == 0) {
+                    break; // nothing more queued
+                }
+                intake.accept(Math.max(n, 0)); // -1: an empty datagram, counted as truncated
+            }
+        } catch (IOException e) {
+            // A pending socket error (ICMP) is reported once by recv and cleared; keep reading next time.
+            intake.receiveError();
+            LOG.debug("data port {}: {}", socket, e.toString());
+        }
+        intake.readComplete();
+    }
+
+    /** Stops reading and closes the socket, on the loop so the epoll registration goes first. */
+    @Override
+    public void close() {
+        if (loop.inEventLoop() || loop.isShuttingDown()) {
+            closeNow();
+        } else {
+            loop.submit(this::closeNow).syncUninterruptibly();
+        }
+    }
+
+    private void closeNow() {
+        if (registration != null) {
+            registration.cancel();
+        }
+        closeQuietly(socket);
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            LOG.debug("closing {}: {}", socket, e.toString());
+        }
+    }
+}
