@@ -50,6 +50,8 @@ public final class NodeConfig {
     public static final class StatusRouterSection {
         public String bind = "127.0.0.1:9470";
         public int eventLoops = 1;
+        /** Event loops poll without sleeping: lowest hop latency, for routers with CPUs reserved for them. */
+        public boolean busyPoll = false;
         public String transport = "auto";
         public int socketBufferBytes = 4 << 20;
         /** Out-links: maps of the router's link keys (name, address, capacity, hrt, lrt, be, delay, loss, ...). */
@@ -124,6 +126,7 @@ public final class NodeConfig {
         r.put("node.id", nodeId);
         r.put("data.bind", router.bind);
         r.put("event.loops", router.eventLoops);
+        r.put("busy.poll", router.busyPoll);
         r.put("transport", router.transport);
         r.put("socket.buffer.bytes", router.socketBufferBytes);
         List<String> lines = new ArrayList<>();

@@ -28,20 +28,27 @@ public final class BenchRun {
      * neighbours' scheduling; the relay then shares CPU 0, and its rate is not comparable.
      */
     public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes,
-                           boolean isolate, String routerTransport) {
+                           boolean isolate, String routerTransport, boolean wireCapture, boolean routerBusyPoll) {
         public Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
-            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false, "auto");
+            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false, "auto", false, false);
         }
     }
 
     /**
      * What one path achieved: its highest loss-free rate (NaN if not searched), its latency at the
-     * common rate, and the bytes its forwarding threads allocated per event meanwhile (NaN if none).
+     * common rate (and the rate the generator actually offered then: a late tick skips what it owes
+     * beyond twice its share rather than bursting), the bytes its forwarding threads allocated per event meanwhile (NaN if none), and
+     * the collections of the measuring JVM and the largest share of a CPU's time the hypervisor
+     * stole (NaN if unknown) during its latency run; with {@code --wire-capture}, the
+     * hop's latency from kernel timestamps of its frames on the wire (null without, or for no hop).
      */
-    public record Result(String target, double maxRate, Histogram latency, double latencyRate, double bytesPerEvent) {
+    public record Result(String target, double maxRate, Histogram latency, double latencyRate, double offered,
+                         double bytesPerEvent,
+                         long gcInWindow, double stealPercent, WireCapture.HopLatency wireHop) {
     }
 
-    private record Latency(Histogram histogram, double bytesPerEvent) {
+    private record Latency(Histogram histogram, double offered, double bytesPerEvent, GcPauses gc, double stealPercent,
+                           WireCapture.HopLatency wireHop) {
     }
 
     private record Step(double offered, double achieved, double loss) {
@@ -64,7 +71,6 @@ public final class BenchRun {
         int relaySinkPort = FreeUdpPorts.pick();
         int directSinkPort = FreeUdpPorts.pick();
         EventLoopGroup generators = Transports.group("bench-generator");
-        EventLoopGroup sinks = Transports.group("bench-sink");
         EventLoopGroup relays = Transports.group("bench-relay");
         NodeConfig.StatusRouterSection router = new NodeConfig.StatusRouterSection();
         router.bind = "127.0.0.1:" + routerPort;
@@ -72,12 +78,13 @@ public final class BenchRun {
         router.flows = List.of(Map.of("id", 1, "variable", VARIABLE, "link", "sink", "class", "BE", "buffer", 256));
         router.socketBufferBytes = 8 << 20;
         router.transport = settings.routerTransport();
+        router.busyPoll = settings.routerBusyPoll();
         if (settings.isolate()) {
-            RouterProcess.pinThisProcess("0");
+            RouterProcess.pinThisProcess(RouterProcess.GENERATOR_CPUS);
         }
-        try (CountingSink routerSink = new CountingSink(sinks, routerSinkPort);
-             CountingSink relaySink = new CountingSink(sinks, relaySinkPort);
-             CountingSink directSink = new CountingSink(sinks, directSinkPort);
+        try (CountingSink routerSink = new CountingSink(routerSinkPort);
+             CountingSink relaySink = new CountingSink(relaySinkPort);
+             CountingSink directSink = new CountingSink(directSinkPort);
              PlainRelay relay = new PlainRelay(relays, relayPort, new InetSocketAddress("127.0.0.1", relaySinkPort));
              AutoCloseable routerNode = startRouter(router, routerPort, routerSinkPort)) {
             try (LoadGenerator toRouter = generator(generators, routerPort);
@@ -89,19 +96,22 @@ public final class BenchRun {
                 double rate = (routerMax > 0 ? routerMax : relayMax) / 2;
                 toSink.run(rate / 2, settings.stepSeconds(), LATENCY_TICK_MICROS); // warm the direct path
                 // An isolated router's threads are in another process: their allocation is not measured here.
-                Latency viaRouter = latencyAt(toRouter, routerSink, rate, settings.isolate() ? null : "gridstat-bench-router");
-                Latency plain = latencyAt(toRelay, relaySink, rate, "bench-relay");
-                Latency direct = latencyAt(toSink, directSink, rate, null);
+                Latency viaRouter = latencyAt(toRouter, routerSink, rate, settings.isolate() ? null : "gridstat-bench-router",
+                        routerPort, routerSinkPort);
+                Latency plain = latencyAt(toRelay, relaySink, rate, "bench-relay", relayPort, relaySinkPort);
+                Latency direct = latencyAt(toSink, directSink, rate, null, 0, 0);
                 List<Result> results = List.of(
-                        new Result("gridstat router", routerMax, viaRouter.histogram(), rate, viaRouter.bytesPerEvent()),
-                        new Result("plain Netty relay", relayMax, plain.histogram(), rate, plain.bytesPerEvent()),
-                        new Result("direct (no hop)", Double.NaN, direct.histogram(), rate, Double.NaN));
+                        new Result("gridstat router", routerMax, viaRouter.histogram(), rate, viaRouter.offered(), viaRouter.bytesPerEvent(), viaRouter.gc().count(),
+                                viaRouter.stealPercent(), viaRouter.wireHop()),
+                        new Result("plain Netty relay", relayMax, plain.histogram(), rate, plain.offered(), plain.bytesPerEvent(), plain.gc().count(), plain.stealPercent(),
+                                plain.wireHop()),
+                        new Result("direct (no hop)", Double.NaN, direct.histogram(), rate, direct.offered(), Double.NaN, direct.gc().count(), direct.stealPercent(),
+                                null));
                 report(results);
                 return results;
             }
         } finally {
             generators.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-            sinks.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
             relays.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
@@ -151,8 +161,9 @@ public final class BenchRun {
             return RouterProcess.start(String.join("\n",
                     "node:", "  id: bench-router", "statusRouter:", "  bind: 127.0.0.1:" + routerPort,
                     "  socketBufferBytes: " + router.socketBufferBytes, "  transport: " + router.transport,
+                    "  busyPoll: " + router.busyPoll,
                     "  links:", "    - name: sink", "      address: 127.0.0.1:" + sinkPort,
-                    "  flows:", "    - {id: 1, variable: " + VARIABLE + ", link: sink, class: BE, buffer: 256}", ""), "1");
+                    "  flows:", "    - {id: 1, variable: " + VARIABLE + ", link: sink, class: BE, buffer: 256}", ""), RouterProcess.ROUTER_CPUS);
         }
         EquinoxNode node = EquinoxNode.start(bundles, NodeConfig.of("bench-router", null, router));
         if (node.awaitService("org.gridstat.statusrouter.api.StatusRouter", EquinoxNode.TIMEOUT_MILLIS) == null) {
@@ -163,16 +174,38 @@ public final class BenchRun {
     }
 
     /** Latency at {@code rate}, and the allocation per event of the threads named {@code forwarders*}. */
-    private Latency latencyAt(LoadGenerator generator, CountingSink sink, double rate, String forwarders)
-            throws InterruptedException {
+    private Latency latencyAt(LoadGenerator generator, CountingSink sink, double rate, String forwarders,
+                              int hopInPort, int hopOutPort) throws InterruptedException, java.io.IOException {
+        // Start from an empty young generation, so garbage left by earlier phases (the relay's
+        // above all) brings no collection into this window; those that still happen are reported.
+        System.gc();
         sink.reset();
+        GcPauses gcBefore = GcPauses.now();
+        CpuSteal stealBefore = CpuSteal.now();
         long before = forwarders == null ? 0 : ThreadAllocation.bytes(forwarders);
-        generator.run(rate, settings.latencySeconds(), LATENCY_TICK_MICROS);
-        Thread.sleep(300);
-        long after = forwarders == null ? 0 : ThreadAllocation.bytes(forwarders);
+        WireCapture capture = settings.wireCapture() && hopInPort != 0
+                ? WireCapture.start(hopInPort, hopOutPort, settings.isolate() ? RouterProcess.GENERATOR_CPUS : null) : null;
+        long after;
+        GcPauses gc;
+        double steal;
+        double offered;
+        WireCapture.HopLatency wireHop;
+        try {
+            offered = generator.runSmooth(rate, settings.latencySeconds(), LATENCY_TICK_MICROS) / settings.latencySeconds();
+            Thread.sleep(300);
+            after = forwarders == null ? 0 : ThreadAllocation.bytes(forwarders);
+            gc = GcPauses.now().since(gcBefore);
+            CpuSteal stealAfter = CpuSteal.now();
+            steal = stealBefore == null || stealAfter == null ? Double.NaN : stealAfter.worstPercentSince(stealBefore);
+            wireHop = capture == null ? null : capture.stop();
+        } finally {
+            if (capture != null) {
+                capture.close();
+            }
+        }
         long events = sink.received();
         double perEvent = forwarders == null || before < 0 || events == 0 ? Double.NaN : (double) (after - before) / events;
-        return new Latency(sink.latencies(), perEvent);
+        return new Latency(sink.latencies(), offered, perEvent, gc, steal, wireHop);
     }
 
     private LoadGenerator generator(EventLoopGroup group, int port) {
@@ -194,14 +227,28 @@ public final class BenchRun {
         out.println();
         out.printf("%-18s %17s   latency at %,.0f ev/s, half the router's max (send to sink)%n", "target", "max rate",
                 results.get(0).latencyRate());
-        out.printf("%-18s %17s   %9s %9s %9s %9s   %s%n", "", "(< 0.1 % loss)", "p50", "p99", "p99.9", "max",
-                "allocated per event");
+        out.printf("%-18s %17s   %9s %9s %9s %9s   %12s %4s %6s   %s%n", "", "(< 0.1 % loss)", "p50", "p99", "p99.9",
+                "max", "offered", "GCs", "steal", "allocated per event");
         for (Result r : results) {
             Histogram h = r.latency();
             String rate = Double.isNaN(r.maxRate()) ? String.format("%17s", "-") : String.format("%,12.0f ev/s", r.maxRate());
-            out.printf("%-18s %s   %9s %9s %9s %9s%s%n", r.target(), rate, us(h.getValueAtPercentile(50)),
-                    us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()),
+            out.printf("%-18s %s   %9s %9s %9s %9s   %,7.0f ev/s %4d %6s%s%n", r.target(), rate,
+                    us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)),
+                    us(h.getMaxValue()), r.offered(), r.gcInWindow(),
+                    Double.isNaN(r.stealPercent()) ? "-" : String.format("%.1f %%", r.stealPercent()),
                     Double.isNaN(r.bytesPerEvent()) ? "" : String.format("   %.2f B", r.bytesPerEvent()));
+        }
+        if (results.stream().anyMatch(r -> r.wireHop() != null)) {
+            out.printf("%nhop latency on the wire (kernel timestamps of each frame entering and leaving the hop)%n");
+            out.printf("%-18s %17s   %9s %9s %9s %9s   %s%n", "", "frames", "p50", "p99", "p99.9", "max", "not out");
+            for (Result r : results) {
+                if (r.wireHop() != null) {
+                    Histogram h = r.wireHop().nanos();
+                    out.printf("%-18s %,17d   %9s %9s %9s %9s   %,d%n", r.target(), h.getTotalCount(),
+                            us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)),
+                            us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), r.wireHop().unmatched());
+                }
+            }
         }
         Result router = results.get(0);
         Result relay = results.get(1);

@@ -15,6 +15,10 @@ import org.gridstat.node.Distribution;
  * and sink use.
  */
 final class RouterProcess implements AutoCloseable {
+    /** With {@code --isolate}: the router's CPU, and the one the generator, sink, relay and capture share. */
+    static final String ROUTER_CPUS = "1";
+    static final String GENERATOR_CPUS = "0";
+
     private final Process process;
     private final Path dir;
 

@@ -31,6 +31,15 @@ final class BenchCommand implements Callable<Integer> {
             "and relay to CPU 0 (needs taskset and two CPUs): the router's latency without its neighbours."})
     boolean isolate;
 
+    @Option(names = "--wire-capture", description = {"Also measure each hop on the wire: tcpdump on the loopback interface",
+            "stamps every frame entering and leaving the router (and the relay) in the kernel, so the",
+            "hop's latency excludes when the generator and sink threads run (needs tcpdump and root)."})
+    boolean wireCapture;
+
+    @Option(names = "--router-busy-poll", description = {"The router's event loop polls without sleeping (statusRouter.busyPoll);",
+            "best with --isolate, which gives the router a CPU of its own."})
+    boolean routerBusyPoll;
+
     @Option(names = "--router-transport", defaultValue = "auto", description = "The router's transport: auto, epoll or nio (default: ${DEFAULT-VALUE}).")
     String routerTransport;
 
@@ -40,10 +49,21 @@ final class BenchCommand implements Callable<Integer> {
             System.err.println("bench: durations and rates must be positive, --max-rate >= --start-rate, --payload 0..1424");
             return 2;
         }
+        if (wireCapture && !onPath("tcpdump")) {
+            System.err.println("bench: --wire-capture runs tcpdump, which is not installed (scripts/setup --bench installs it)");
+            return 2;
+        }
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
-        new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload, isolate, routerTransport),
+        new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload, isolate, routerTransport,
+                wireCapture, routerBusyPoll),
                 System.out).run();
         return 0;
+    }
+
+    private static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        return path != null && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
+                .anyMatch(dir -> java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, program)));
     }
 }

@@ -9,6 +9,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollDatagramChannel;
@@ -19,6 +20,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -70,7 +72,14 @@ final class DataPlane implements AutoCloseable {
 
     static DataPlane start(RouterSettings settings, Clock clock) {
         boolean epoll = chooseEpoll(settings.transport);
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        IoHandlerFactory io;
+        if (settings.busyPoll) {
+            // Always a non-blocking poll: the loop runs its ready sockets, then its due tasks and timers, then polls again.
+            SelectStrategyFactory poll = () -> (selectNow, hasTasks) -> selectNow.get();
+            io = epoll ? EpollIoHandler.newFactory(0, poll) : NioIoHandler.newFactory(SelectorProvider.provider(), poll);
+        } else {
+            io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        }
         int loops = epoll ? settings.eventLoops : 1;
         if (!epoll && settings.eventLoops > 1) {
             LOG.warn("router {}: {} event loops need epoll's SO_REUSEPORT; the NIO transport runs one",
@@ -152,8 +161,9 @@ final class DataPlane implements AutoCloseable {
         }
         long period = settings.estimator.periodNanos();
         ticker = dataLoop.scheduleAtFixedRate(dataPath::tick, period, period, TimeUnit.NANOSECONDS);
-        LOG.info("router {} forwarding on {} ({}, {} event loop(s), {} out-link(s), {} flow(s))", settings.nodeId,
-                localAddress(), epoll ? "epoll" : "nio", loops, dataPath.links.length, settings.flows.size());
+        LOG.info("router {} forwarding on {} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
+                localAddress(), epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
+                dataPath.links.length, settings.flows.size());
     }
 
     private <T> T submitAndWait(java.util.concurrent.Callable<T> task) {

@@ -21,8 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** A router on loopback between a publisher and two subscribers, with garbage thrown at its port. */
 class DataPlaneLoopbackTest {
     @ParameterizedTest
-    @CsvSource({"NIO, 1", "AUTO, 1", "AUTO, 2"})
-    void forwardsEveryValidEventInOrderWhileGarbageIsCounted(RouterSettings.Transport transport, int loops) throws Exception {
+    @CsvSource({"NIO, 1, false", "AUTO, 1, false", "AUTO, 2, false", "AUTO, 2, true", "NIO, 1, true"})
+    void forwardsEveryValidEventInOrderWhileGarbageIsCounted(RouterSettings.Transport transport, int loops, boolean busyPoll)
+            throws Exception {
         List<Long> atA = new CopyOnWriteArrayList<>();
         List<Long> atB = new CopyOnWriteArrayList<>();
         InetSocketAddress loopback = new InetSocketAddress("127.0.0.1", 0);
@@ -31,7 +32,8 @@ class DataPlaneLoopbackTest {
             String[] routes = {
                 "1 -> 127.0.0.1:" + a.localAddress().getPort() + ", 127.0.0.1:" + b.localAddress().getPort(),
             };
-            RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", loops, transport.name(), 1 << 20, routes);
+            RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", loops, transport.name(), 1 << 20, routes)
+                    .busyPolling(busyPoll);
             try (DataPlane plane = DataPlane.start(s);
                  Publisher pub = Publisher.connect(plane.localAddress());
                  DatagramChannel attacker = DatagramChannel.open()) {

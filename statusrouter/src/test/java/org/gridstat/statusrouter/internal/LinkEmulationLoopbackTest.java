@@ -12,14 +12,17 @@ import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.statusrouter.api.RouterCounters;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A router's emulated out-links on loopback: the delay holds packets back, the loss drops a share of them. */
 class LinkEmulationLoopbackTest {
     private static final long MS = 1_000_000L;
 
-    @Test
-    void delayedLinkDeliversNoEarlierThanItsDelayAndLossyLinkLosesItsShare() throws Exception {
+    /** Also with busy-polling event loops, whose timers (the delay line's) must still fire on time. */
+    @ParameterizedTest(name = "busy poll {0}")
+    @ValueSource(booleans = {false, true})
+    void delayedLinkDeliversNoEarlierThanItsDelayAndLossyLinkLosesItsShare(boolean busyPoll) throws Exception {
         List<Long> delays = new CopyOnWriteArrayList<>();
         List<Long> lossy = new CopyOnWriteArrayList<>();
         InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
@@ -30,7 +33,7 @@ class LinkEmulationLoopbackTest {
                          "name=slow address=127.0.0.1:" + slow.localAddress().getPort() + " delay=30ms",
                          "name=lossy address=127.0.0.1:" + lossySub.localAddress().getPort() + " loss=0.3 seed=11"},
                      new String[] {"id=1 variable=1 link=slow", "id=2 variable=1 link=lossy"}, new String[0],
-                     1_000_000_000L, 0.5, 16));
+                     1_000_000_000L, 0.5, 16).busyPolling(busyPoll));
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(1), ServiceClass.LRT, null);
             for (int i = 0; i < 1000; i++) {
