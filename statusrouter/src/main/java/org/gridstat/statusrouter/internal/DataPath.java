@@ -1,9 +1,10 @@
 package org.gridstat.statusrouter.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
@@ -14,10 +15,11 @@ import org.gridstat.core.wire.WireFormat;
 /**
  * The router's forwarding engine and its out-links, confined to one event loop (the data-path
  * thread). Ingress on that loop forwards directly; ingress on other loops hands validated frames
- * over through a bounded queue, counted when full.
+ * over through a bounded ring each, counted when full.
  */
 final class DataPath {
-    static final int HANDOFF_CAPACITY = 8192;
+    /** Frames each other ingress loop may have waiting for the data path (1,472 bytes a slot). */
+    static final int HANDOFF_CAPACITY = 1024;
     /**
      * Frames queued before the links are drained. Below the default flow buffer (20), so a burst
      * arriving faster than a link drains cannot overflow a flow that the link would serve at once.
@@ -28,12 +30,23 @@ final class DataPath {
     final EgressLink[] links;
     private final EventLoop loop;
     private final Clock clock;
-    private final ArrayBlockingQueue<ByteBuf> handoff = new ArrayBlockingQueue<>(HANDOFF_CAPACITY);
+    private final ByteBufAllocator allocator;
+    /** One per other ingress loop; replaced, not changed, when one is added (before that loop reads). */
+    private volatile HandoffRing[] rings = new HandoffRing[0];
     private final AtomicBoolean handoffScheduled = new AtomicBoolean();
     private final Runnable handoffTask = this::drainHandoff;
+    /** Wakes this loop for handed-over frames without allocating; without one, a task is queued. */
+    private HandoffSignal handoffSignal;
     private final DataPathCounters handoffCounters;
 
     DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters) {
+        this(settings, loop, clock, handoffCounters, PooledByteBufAllocator.DEFAULT);
+    }
+
+    /** @param allocator where frames handed over by other loops are copied to, on this loop */
+    DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters,
+             ByteBufAllocator allocator) {
+        this.allocator = allocator;
         this.loop = loop;
         this.clock = clock;
         this.handoffCounters = handoffCounters;
@@ -48,10 +61,6 @@ final class DataPath {
             engine.submit(FlowCommand.install(f));
         }
         engine.applyCommands(now);
-    }
-
-    boolean inLoop() {
-        return loop.inEventLoop();
     }
 
     /**
@@ -80,39 +89,61 @@ final class DataPath {
         }
     }
 
-    /** From another loop: queues a retained frame for the data-path loop, or releases it if the queue is full. */
-    boolean handOff(ByteBuf retainedFrame) {
-        if (!handoff.offer(retainedFrame)) {
-            retainedFrame.release();
-            return false;
-        }
-        if (!handoffScheduled.getAndSet(true)) {
-            loop.execute(handoffTask);
-        }
-        return true;
+    /**
+     * A ring for one other ingress loop to hand validated frames to this one; registered before
+     * that loop reads anything.
+     */
+    HandoffRing newHandoffRing() {
+        HandoffRing ring = new HandoffRing(HANDOFF_CAPACITY);
+        rings = java.util.Arrays.copyOf(rings, rings.length + 1);
+        rings[rings.length - 1] = ring;
+        return ring;
     }
 
-    private void drainHandoff() {
-        handoffScheduled.set(false);
-        ByteBuf frame;
-        int batch = 0;
-        while ((frame = handoff.poll()) != null) {
-            if (++batch == DRAIN_BATCH) {
-                batch = 0;
-                drainTouched();
-            }
-            try {
-                // Validated by the loop that handed it over: read the header fields where they lie.
-                int at = frame.readerIndex();
-                if (forward(frame, frame.getLong(at + WireFormat.VARIABLE_ID_OFFSET),
-                        frame.getLong(at + WireFormat.SOURCE_TIME_OFFSET), frame.getLong(at + WireFormat.DEADLINE_OFFSET)) < 0) {
-                    handoffCounters.dropped(org.gridstat.core.wire.RejectReason.UNKNOWN_VARIABLE);
-                }
-            } finally {
-                frame.release();
+    /** From another loop, after it queued frames in its ring: makes this loop take them. */
+    void handedOff() {
+        if (!handoffScheduled.getAndSet(true)) {
+            if (handoffSignal != null) {
+                handoffSignal.raise();
+            } else {
+                loop.execute(handoffTask);
             }
         }
+    }
+
+    /** Under epoll: hand-offs wake this loop through {@code signal} (which must run {@link #drainHandoff}). */
+    void signalHandoffsWith(HandoffSignal signal) {
+        this.handoffSignal = signal;
+    }
+
+    void drainHandoff() {
+        handoffScheduled.set(false); // before draining: a frame queued from now on signals again
+        for (HandoffRing ring : rings) {
+            ring.drain(takeHandedOff);
+        }
+        handedOffSinceDrain = 0;
         drainTouched();
+    }
+
+    private final HandoffRing.FrameSink takeHandedOff = this::takeHandedOff;
+    private int handedOffSinceDrain;
+
+    /** A frame another loop validated and restamped: copied into a pooled buffer made on this loop. */
+    private void takeHandedOff(byte[] slots, int offset, int length) {
+        ByteBuf frame = allocator.directBuffer(length, length);
+        try {
+            frame.writeBytes(slots, offset, length);
+            if (forward(frame, frame.getLong(WireFormat.VARIABLE_ID_OFFSET), frame.getLong(WireFormat.SOURCE_TIME_OFFSET),
+                    frame.getLong(WireFormat.DEADLINE_OFFSET)) < 0) {
+                handoffCounters.dropped(org.gridstat.core.wire.RejectReason.UNKNOWN_VARIABLE);
+            }
+        } finally {
+            frame.release();
+        }
+        if (++handedOffSinceDrain == DRAIN_BATCH) {
+            handedOffSinceDrain = 0;
+            drainTouched();
+        }
     }
 
     /** Applies control-plane changes on the data-path loop. */
@@ -137,10 +168,6 @@ final class DataPath {
     void discard() {
         for (EgressLink l : links) {
             l.discard();
-        }
-        ByteBuf frame;
-        while ((frame = handoff.poll()) != null) {
-            frame.release();
         }
     }
 }

@@ -54,6 +54,7 @@ final class DataPlane implements AutoCloseable {
     private final List<Channel> egress = new ArrayList<>();
     private final List<DataPathCounters> counters = new ArrayList<>();
     private IoEventLoop dataLoop;
+    private HandoffSignal handoffSignal;
     private InetSocketAddress localAddress;
     private DataPath dataPath;
     private ScheduledFuture<?> ticker;
@@ -122,11 +123,16 @@ final class DataPlane implements AutoCloseable {
         counters.add(handoffCounters);
         dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, clock, handoffCounters));
 
+        if (epoll && loops > 1) {
+            handoffSignal = HandoffSignal.open(dataLoop, dataPath::drainHandoff);
+            dataPath.signalHandoffsWith(handoffSignal);
+        }
         InetSocketAddress bindAddress = resolve(settings.bind);
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
             counters.add(c);
-            FrameIntake intake = new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT);
+            FrameIntake intake = i == 0 ? new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT)
+                    : new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT, dataPath.newHandoffRing());
             // With several loops, every socket binds the port the first one got.
             InetSocketAddress at = i == 0 ? bindAddress : localAddress;
             if (epoll) {
@@ -212,6 +218,9 @@ final class DataPlane implements AutoCloseable {
         }
         for (Channel ch : ingressChannels) {
             ch.close().syncUninterruptibly();
+        }
+        if (handoffSignal != null) {
+            handoffSignal.close();
         }
         if (dataPath != null && !dataLoop.isShuttingDown()) {
             dataLoop.submit(() -> {

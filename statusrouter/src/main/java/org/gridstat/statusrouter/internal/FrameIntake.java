@@ -11,9 +11,9 @@ import org.gridstat.core.wire.WireFormat;
 
 /**
  * What a router does with each received datagram, whichever socket read it: validate it in a
- * scratch buffer, stamp the next hop count, copy the valid frame into a pooled buffer of its own
- * length and give that to the data path (directly on the data-path loop, through the hand-off queue
- * from another loop). Every drop is counted by reason; nothing is thrown. Garbage never takes a
+ * scratch buffer, stamp the next hop count, and on the data-path loop copy the valid frame into a
+ * pooled buffer of its own length and forward it; on another loop, queue its bytes in the loop's
+ * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason; nothing is thrown. Garbage never takes a
  * pooled buffer, and a queued event holds only its frame's bytes, not a whole receive buffer.
  * One instance per ingress socket, confined to that socket's event loop.
  */
@@ -29,6 +29,9 @@ final class FrameIntake {
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(DATAGRAM_BUFFER);
     private final ByteBuf scratchBuf = Unpooled.wrappedBuffer(scratch);
     private int undrained;
+    /** Set on a loop other than the data path's: valid frames go there instead. */
+    private final HandoffRing ring;
+    private boolean handedOff;
 
     /**
      * @param allocator where valid frames are copied to; a pooled allocator whose buffers have a
@@ -36,9 +39,18 @@ final class FrameIntake {
      *     view per copy)
      */
     FrameIntake(DataPath dataPath, DataPathCounters counters, ByteBufAllocator allocator) {
+        this(dataPath, counters, allocator, null);
+    }
+
+    /**
+     * For a loop other than the data path's: valid frames are queued in {@code ring} and the data
+     * path is told once per batch of reads.
+     */
+    FrameIntake(DataPath dataPath, DataPathCounters counters, ByteBufAllocator allocator, HandoffRing ring) {
         this.dataPath = dataPath;
         this.counters = counters;
         this.allocator = allocator;
+        this.ring = ring;
     }
 
     /** Where the caller puts the next datagram, at index 0; its position and limit stay untouched. */
@@ -80,26 +92,34 @@ final class FrameIntake {
             return;
         }
         encoder.wrapExisting(scratch, 0).hopCount(hops + 1).seal();
-        ByteBuf frame = allocator.directBuffer(length, length);
-        frame.writeBytes(scratchBuf, 0, length);
-        if (dataPath.inLoop()) {
-            try {
-                if (dataPath.forward(frame, decoder.variableId(), decoder.sourceTimeNanos(), decoder.deadlineNanos()) < 0) {
-                    counters.dropped(RejectReason.UNKNOWN_VARIABLE);
-                } else if (++undrained == DataPath.DRAIN_BATCH) {
-                    undrained = 0;
-                    dataPath.drainTouched();
-                }
-            } finally {
-                frame.release();
+        if (ring != null) {
+            if (ring.offer(scratch, length)) {
+                handedOff = true;
+            } else {
+                counters.handoffDropped();
             }
-        } else if (!dataPath.handOff(frame)) {
-            counters.handoffDropped();
+            return;
+        }
+        ByteBuf frame = allocator.directBuffer(length, length);
+        try {
+            frame.writeBytes(scratchBuf, 0, length);
+            if (dataPath.forward(frame, decoder.variableId(), decoder.sourceTimeNanos(), decoder.deadlineNanos()) < 0) {
+                counters.dropped(RejectReason.UNKNOWN_VARIABLE);
+            } else if (++undrained == DataPath.DRAIN_BATCH) {
+                undrained = 0;
+                dataPath.drainTouched();
+            }
+        } finally {
+            frame.release();
         }
     }
 
     /** After a batch of reads: sends what the frames taken since the last drain made ready. */
     void readComplete() {
+        if (handedOff) {
+            handedOff = false;
+            dataPath.handedOff();
+        }
         if (undrained > 0) {
             undrained = 0;
             dataPath.drainTouched();
