@@ -3,9 +3,6 @@ package org.gridstat.statusrouter.internal;
 import io.netty.channel.IoEvent;
 import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
-import io.netty.channel.epoll.EpollIoHandle;
-import io.netty.channel.epoll.EpollIoOps;
-import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.Socket;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,21 +19,19 @@ import org.slf4j.LoggerFactory;
  * wake-up reads at most {@link #READS_PER_WAKE} datagrams, and what is left wakes the loop again
  * after the other sockets and tasks had their turn.
  */
-final class EpollIngressSocket implements EpollIoHandle {
+final class EpollIngressSocket extends EpollReadable {
     private static final Logger LOG = LoggerFactory.getLogger(EpollIngressSocket.class);
     static final int READS_PER_WAKE = 64;
 
     private final Socket socket;
     private final FrameIntake intake;
     private final ByteBuffer scratch;
-    private final IoEventLoop loop;
-    private IoRegistration registration;
 
     private EpollIngressSocket(Socket socket, FrameIntake intake, IoEventLoop loop) {
+        super(loop, socket);
         this.socket = socket;
         this.intake = intake;
         this.scratch = intake.scratch();
-        this.loop = loop;
     }
 
     /**
@@ -54,23 +49,12 @@ final class EpollIngressSocket implements EpollIoHandle {
             throw new UncheckedIOException("cannot bind the data port " + address + ": " + e.getMessage(), e);
         }
         EpollIngressSocket handle = new EpollIngressSocket(socket, intake, loop);
-        try {
-            handle.registration = loop.register(handle).syncUninterruptibly().getNow();
-            handle.registration.submit(EpollIoOps.EPOLLIN);
-        } catch (RuntimeException e) {
-            handle.close();
-            throw e;
-        }
+        handle.register();
         return handle;
     }
 
     InetSocketAddress localAddress() {
         return socket.localAddress();
-    }
-
-    @Override
-    public FileDescriptor fd() {
-        return socket;
     }
 
     @Override
@@ -89,30 +73,5 @@ final class EpollIngressSocket implements EpollIoHandle {
             LOG.debug("data port {}: {}", socket, e.toString());
         }
         intake.readComplete();
-    }
-
-    /** Stops reading and closes the socket, on the loop so the epoll registration goes first. */
-    @Override
-    public void close() {
-        if (loop.inEventLoop() || loop.isShuttingDown()) {
-            closeNow();
-        } else {
-            loop.submit(this::closeNow).syncUninterruptibly();
-        }
-    }
-
-    private void closeNow() {
-        if (registration != null) {
-            registration.cancel();
-        }
-        closeQuietly(socket);
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException e) {
-            LOG.debug("closing {}: {}", socket, e.toString());
-        }
     }
 }
