@@ -68,6 +68,14 @@ public final class NodeConfig {
         public long reportPeriodMs = 1000;
         public long estimatorPeriodMs = 1000;
         public double estimatorWeight = 0.5;
+
+        /** Removed key: refused with what to do, rather than as an unknown field. */
+        @JsonProperty("upstream")
+        void upstreamRemoved(Object ignored) {
+            throw new IllegalArgumentException("statusRouter.upstream is no longer used (the router reads every"
+                    + " sender without a socket per publisher): remove it");
+        }
+
         public int maxFlowsPerLink = 1024;
     }
 

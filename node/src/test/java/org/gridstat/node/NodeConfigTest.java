@@ -26,6 +26,7 @@ class NodeConfigTest {
         assertEquals("r1", r.get("node.id"));
         assertEquals("127.0.0.1:9470", r.get("data.bind"));
         assertEquals(1, r.get("event.loops"));
+        assertEquals(false, r.get("busy.poll"));
         assertEquals("auto", r.get("transport"));
         assertEquals(4194304, r.get("socket.buffer.bytes"));
         assertArrayEquals(new String[] {"2 -> 127.0.0.1:9471, 127.0.0.1:9472"}, (String[]) r.get("routes"));
@@ -76,5 +77,12 @@ class NodeConfigTest {
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  eventLoops: many\n")))
                 .getMessage().contains("line 4"));
+    }
+
+    @Test
+    void theRemovedUpstreamKeyIsRefusedWithWhatToDo() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(
+                write("node:\n  id: r1\nstatusRouter:\n  upstream: [127.0.0.1:9000]\n")));
+        assertTrue(e.getMessage().contains("upstream is no longer used") && e.getMessage().contains("line 4"), e.getMessage());
     }
 }

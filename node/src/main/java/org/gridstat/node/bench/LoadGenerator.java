@@ -64,31 +64,47 @@ final class LoadGenerator implements AutoCloseable {
         long[] sent = new long[1];
         long[] owedSoFar = new long[1]; // sent plus skipped
         CountDownLatch done = new CountDownLatch(1);
+        Throwable[] failure = new Throwable[1];
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
-        ScheduledFuture<?>[] tick = new ScheduledFuture<?>[1];
-        tick[0] = channel.eventLoop().scheduleAtFixedRate(() -> {
-            long now = System.nanoTime();
-            long due = (long) ((Math.min(now, end) - start) * rate / 1e9);
-            long burst = Math.min(due - owedSoFar[0], maxPerTick);
-            owedSoFar[0] = Math.max(owedSoFar[0], due - burst);
-            for (long i = 0; i < burst; i++) {
-                if (!channel.isWritable()) {
-                    notWritable++;
-                    break;
-                }
-                channel.write(frame(), channel.voidPromise());
-                sent[0]++;
-                owedSoFar[0]++;
+        ScheduledFuture<?> tick = channel.eventLoop().scheduleAtFixedRate(() -> {
+            if (done.getCount() == 0) {
+                return;
             }
-            channel.flush();
-            if (now >= end) {
-                tick[0].cancel(false);
+            try {
+                long now = System.nanoTime();
+                long due = (long) ((Math.min(now, end) - start) * rate / 1e9);
+                long burst = Math.min(due - owedSoFar[0], maxPerTick);
+                owedSoFar[0] = Math.max(owedSoFar[0], due - burst);
+                for (long i = 0; i < burst; i++) {
+                    if (!channel.isWritable()) {
+                        notWritable++;
+                        break;
+                    }
+                    channel.write(frame(), channel.voidPromise());
+                    sent[0]++;
+                    owedSoFar[0]++;
+                }
+                channel.flush();
+                if (now >= end) {
+                    done.countDown();
+                }
+            } catch (Throwable t) {
+                failure[0] = t;
                 done.countDown();
             }
         }, 0, tickMicros, TimeUnit.MICROSECONDS);
-        done.await();
-        return sent[0];
+        try {
+            if (!done.await((long) (seconds * 1e3) + 10_000, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the load generator's ticks stopped");
+            }
+        } finally {
+            tick.cancel(false);
+        }
+        if (failure[0] != null) {
+            throw new IllegalStateException("the load generator failed: " + failure[0], failure[0]);
+        }
+        return sent[0]; // written on the event loop before the latch opened
     }
 
     private ByteBuf frame() {

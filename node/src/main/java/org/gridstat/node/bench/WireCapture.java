@@ -33,6 +33,8 @@ final class WireCapture implements AutoCloseable {
     static final int SAMPLE_EVERY = 16;
     private static final int ETHERNET_HEADER = 14;
     private static final int UDP_HEADER = 8;
+    private static final int ETHERTYPE_IPV4 = 0x0800;
+    private static final byte PROTOCOL_UDP = 17;
 
     private final Process tcpdump;
     private final Path file;
@@ -146,11 +148,16 @@ final class WireCapture implements AutoCloseable {
                 if (captured < 0 || captured > packet.length) {
                     throw new IOException("record of " + captured + " bytes in a capture of at most " + SNAP_LENGTH);
                 }
-                in.readFully(packet, 0, captured);
+                try {
+                    in.readFully(packet, 0, captured);
+                } catch (EOFException cut) {
+                    break; // the last record was cut short when tcpdump stopped
+                }
                 ByteBuffer p = ByteBuffer.wrap(packet, 0, captured);
                 int ip = ETHERNET_HEADER;
-                if (captured <= ip) {
-                    continue;
+                if (captured <= ip || (p.getShort(12) & 0xffff) != ETHERTYPE_IPV4 || (p.get(ip) & 0xf0) != 0x40
+                        || captured <= ip + 9 || p.get(ip + 9) != PROTOCOL_UDP) {
+                    continue; // not UDP over IPv4 (the bench sends to 127.0.0.1)
                 }
                 int udp = ip + (p.get(ip) & 0x0f) * 4;
                 int frame = udp + UDP_HEADER;

@@ -28,8 +28,10 @@ class WireCaptureTest {
     /** One captured UDP datagram to {@code port} carrying a frame header with {@code sequence}. */
     private void record(long stampNanos, int port, long sequence, int capturedLength) {
         ByteBuffer p = ByteBuffer.allocate(14 + 20 + 8 + WireFormat.HEADER_LENGTH); // big-endian, as on the wire
+        p.putShort(12, (short) 0x0800); // IPv4
         p.position(14);
-        p.put((byte) 0x45); // IPv4, 20-byte header
+        p.put((byte) 0x45); // version 4, 20-byte header
+        p.put(14 + 9, (byte) 17); // UDP
         p.position(14 + 20);
         p.putShort((short) 50000).putShort((short) port);
         p.putLong(14 + 20 + 8 + WireFormat.SEQUENCE_OFFSET, sequence);
@@ -60,6 +62,18 @@ class WireCaptureTest {
         assertTrue(h.valuesAreEquivalent(50_000, h.getMinValue()), "min " + h.getMinValue());
         assertTrue(h.valuesAreEquivalent(80_000, h.getMaxValue()), "max " + h.getMaxValue());
         assertEquals(1, hop.unmatched(), "frame 4 entered and did not leave");
+    }
+
+    @Test
+    void aLastRecordCutShortWhenTcpdumpStoppedEndsTheCapture() throws IOException {
+        int whole = 14 + 20 + 8 + WireFormat.HEADER_LENGTH;
+        record(T, IN, 7, whole);
+        record(T + 30_000, OUT, 7, whole);
+        ByteBuffer h = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(0).putInt(0).putInt(100).putInt(100);
+        pcap.writeBytes(h.array());
+        pcap.write(new byte[10], 0, 10); // 10 of the 100 bytes announced
+        WireCapture.HopLatency hop = pair();
+        assertEquals(1, hop.nanos().getTotalCount());
     }
 
     @Test

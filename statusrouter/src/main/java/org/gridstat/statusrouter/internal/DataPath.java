@@ -95,8 +95,9 @@ final class DataPath {
      */
     HandoffRing newHandoffRing() {
         HandoffRing ring = new HandoffRing(HANDOFF_CAPACITY);
-        rings = java.util.Arrays.copyOf(rings, rings.length + 1);
-        rings[rings.length - 1] = ring;
+        HandoffRing[] more = java.util.Arrays.copyOf(rings, rings.length + 1);
+        more[more.length - 1] = ring;
+        rings = more; // published whole: the data path may be draining the others already
         return ring;
     }
 
@@ -163,6 +164,15 @@ final class DataPath {
     /** Periodic work: estimator ticks. */
     void tick() {
         engine.tick(clock.nanos());
+    }
+
+    /** Frames other loops have handed to this one so far. */
+    long handedOffFrames() {
+        long n = 0;
+        for (HandoffRing ring : rings) {
+            n += ring.taken();
+        }
+        return n;
     }
 
     void discard() {

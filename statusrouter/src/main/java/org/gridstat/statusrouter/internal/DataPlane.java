@@ -91,7 +91,11 @@ final class DataPlane implements AutoCloseable {
         try {
             plane.open(loops);
         } catch (RuntimeException e) {
-            plane.close();
+            try {
+                plane.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
         return plane;
@@ -206,6 +210,11 @@ final class DataPlane implements AutoCloseable {
         return settings.links.stream().map(l -> l.name).toList();
     }
 
+    /** Frames the other ingress loops handed to the data path so far. */
+    long handedOffFrames() {
+        return dataPath.handedOffFrames();
+    }
+
     List<org.gridstat.core.forward.FlowEntry> flows() {
         return dataPath.engine.flows();
     }
@@ -213,27 +222,30 @@ final class DataPlane implements AutoCloseable {
     /** Closes the sockets, gives back every queued buffer and stops the event loops. */
     @Override
     public void close() {
-        for (EpollIngressSocket s : ingressSockets) {
-            s.close();
+        try {
+            for (EpollIngressSocket s : ingressSockets) {
+                s.close();
+            }
+            for (Channel ch : ingressChannels) {
+                ch.close().syncUninterruptibly();
+            }
+            if (handoffSignal != null) {
+                handoffSignal.close();
+            }
+            if (dataPath != null && !dataLoop.isShuttingDown()) {
+                dataLoop.submit(() -> {
+                    if (ticker != null) {
+                        ticker.cancel(false);
+                    }
+                    dataPath.discard();
+                    dataPath.engine.close();
+                }).syncUninterruptibly();
+            }
+            for (Channel ch : egress) {
+                ch.close().syncUninterruptibly();
+            }
+        } finally {
+            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }
-        for (Channel ch : ingressChannels) {
-            ch.close().syncUninterruptibly();
-        }
-        if (handoffSignal != null) {
-            handoffSignal.close();
-        }
-        if (dataPath != null && !dataLoop.isShuttingDown()) {
-            dataLoop.submit(() -> {
-                if (ticker != null) {
-                    ticker.cancel(false);
-                }
-                dataPath.discard();
-                dataPath.engine.close();
-            }).syncUninterruptibly();
-        }
-        for (Channel ch : egress) {
-            ch.close().syncUninterruptibly();
-        }
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
 }

@@ -70,7 +70,7 @@ final class EpollIngressSocket extends EpollReadable {
         } catch (IOException e) {
             // A pending socket error (ICMP) is reported once by recv and cleared; keep reading next time.
             intake.receiveError();
-            LOG.debug("data port {}: {}", socket, e.toString());
+            LOG.debug("data port {}: receive failed", socket, e);
         }
         intake.readComplete();
     }

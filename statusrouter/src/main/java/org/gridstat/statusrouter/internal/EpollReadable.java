@@ -6,6 +6,7 @@ import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.channel.unix.FileDescriptor;
 import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,8 @@ import org.slf4j.LoggerFactory;
  */
 abstract class EpollReadable implements EpollIoHandle {
     private static final Logger LOG = LoggerFactory.getLogger(EpollReadable.class);
+
+    static final long CLOSE_WAIT_MILLIS = 2000;
 
     private final IoEventLoop loop;
     private final FileDescriptor fd;
@@ -41,14 +44,25 @@ abstract class EpollReadable implements EpollIoHandle {
         return fd;
     }
 
-    /** Stops reading and closes the descriptor, on the loop so the epoll registration goes first. */
+    /**
+     * Stops reading and closes the descriptor, on the loop so the epoll registration goes first and
+     * no read is under way. A loop that has ended took its epoll set with it: then, or if the loop
+     * does not take the task within {@link #CLOSE_WAIT_MILLIS}, the descriptor is closed from here.
+     */
     @Override
     public final void close() {
-        if (loop.inEventLoop() || loop.isShuttingDown()) {
+        if (loop.inEventLoop()) {
             closeNow();
-        } else {
-            loop.submit(this::closeNow).syncUninterruptibly();
+            return;
         }
+        try {
+            if (!loop.isTerminated() && loop.submit(this::closeNow).awaitUninterruptibly(CLOSE_WAIT_MILLIS)) {
+                return;
+            }
+        } catch (RejectedExecutionException ended) {
+            // the loop stopped taking tasks: close from here
+        }
+        closeQuietly(fd);
     }
 
     private void closeNow() {

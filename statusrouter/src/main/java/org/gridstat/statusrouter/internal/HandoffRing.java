@@ -47,6 +47,11 @@ final class HandoffRing {
         return true;
     }
 
+    /** Frames taken by the consumer so far; from any thread. */
+    long taken() {
+        return head.get();
+    }
+
     /** Consumer only: hands every frame queued so far to {@code sink}, in order; returns how many. */
     int drain(FrameSink sink) {
         long h = head.get();
