@@ -30,7 +30,8 @@ final class DataPath {
     final EgressLink[] links;
     private final EventLoop loop;
     private final Clock clock;
-    private final ByteBufAllocator allocator;
+    /** Where frames handed over by other loops are copied to, on this loop (see {@link FrameIntake}). */
+    private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     /** One per other ingress loop; replaced, not changed, when one is added (before that loop reads). */
     private volatile HandoffRing[] rings = new HandoffRing[0];
     private final AtomicBoolean handoffScheduled = new AtomicBoolean();
@@ -40,13 +41,6 @@ final class DataPath {
     private final DataPathCounters handoffCounters;
 
     DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters) {
-        this(settings, loop, clock, handoffCounters, PooledByteBufAllocator.DEFAULT);
-    }
-
-    /** @param allocator where frames handed over by other loops are copied to, on this loop */
-    DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters,
-             ByteBufAllocator allocator) {
-        this.allocator = allocator;
         this.loop = loop;
         this.clock = clock;
         this.handoffCounters = handoffCounters;

@@ -13,9 +13,10 @@ import org.gridstat.core.wire.WireFormat;
  * What a router does with each received datagram, whichever socket read it: validate it in a
  * scratch buffer, stamp the next hop count, and on the data-path loop copy the valid frame into a
  * pooled buffer of its own length and forward it; on another loop, queue its bytes in the loop's
- * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason; nothing is thrown. Garbage never takes a
- * pooled buffer, and a queued event holds only its frame's bytes, not a whole receive buffer.
- * One instance per ingress socket, confined to that socket's event loop.
+ * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason;
+ * nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
+ * frame's bytes, not a whole receive buffer. One instance per ingress socket, confined to that
+ * socket's event loop.
  */
 final class FrameIntake {
     /** Larger than any valid frame, so an oversize datagram arrives whole enough to be counted as such. */
