@@ -17,14 +17,23 @@ import org.slf4j.LoggerFactory;
 /**
  * One out-link's sending side: a UDP channel connected to the neighbour, drained from the link's
  * scheduler as fast as the scheduler allows, in batches flushed together (sendmmsg under epoll),
- * woken by an event-loop timer when pacing holds events back, and paused while the socket's
- * buffer is full so memory stays bounded by the scheduler's buffers. With emulation on, each
+ * woken by event-loop timers when pacing holds events back (a periodic tick for short waits), and
+ * paused while the socket's buffer is full so memory stays bounded by the scheduler's buffers. With emulation on, each
  * packet passes the {@link LinkEmulator} and waits in a bounded delay line for its arrival time.
  * Runs on the data-path event loop only.
  */
 final class EgressLink extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(EgressLink.class);
     private static final int DELAY_LINE = 65_536;
+    /**
+     * Pacing waits up to this long are served by a periodic tick, started once per pacing episode
+     * and re-used for every departure in it; Netty's one-shot timers cannot be re-armed, so waking
+     * a saturated link by one-shot timers would allocate a timer task per departure. Longer waits
+     * (slow links, a few departures a second) use one-shot timers.
+     */
+    static final long PACING_TICK_HORIZON_NANOS = 2_000_000;
+    /** The tick's period: a paced event leaves at most this much after the scheduler allows it. */
+    static final long PACING_TICK_NANOS = 50_000;
 
     static final int SENT = 0;
     static final int SEND_ERRORS = 1;
@@ -38,6 +47,9 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
     private final LinkEmulator emulator;
     private final CounterArray counters = new CounterArray(4);
     private final Runnable drainTask = this::onTimer;
+    private final Runnable tickTask = this::onTick;
+    private ScheduledFuture<?> ticker;
+    private long tickWake = Long.MAX_VALUE;
     private final Runnable delayTask = this::onDelayTimer;
     private Channel channel;
     private EventLoop loop;
@@ -148,7 +160,17 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
     }
 
     private void armTimer(long wake, long now) {
-        if (wake == Long.MAX_VALUE || (timer != null && timerAt <= wake)) {
+        if (wake == Long.MAX_VALUE) {
+            return;
+        }
+        if (wake - now <= PACING_TICK_HORIZON_NANOS) {
+            tickWake = Math.min(tickWake, wake);
+            if (ticker == null) {
+                ticker = loop.scheduleAtFixedRate(tickTask, PACING_TICK_NANOS, PACING_TICK_NANOS, TimeUnit.NANOSECONDS);
+            }
+            return;
+        }
+        if (timer != null && timerAt <= wake) {
             return;
         }
         if (timer != null) {
@@ -162,6 +184,17 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
         timer = null;
         timerAt = Long.MAX_VALUE;
         drain();
+    }
+
+    private void onTick() {
+        if (tickWake <= clock.nanos()) {
+            tickWake = Long.MAX_VALUE;
+            drain(); // arms the next near wake, if any
+        }
+        if (tickWake == Long.MAX_VALUE && ticker != null) {
+            ticker.cancel(false); // the episode is over: nothing near is waiting
+            ticker = null;
+        }
     }
 
     @Override
@@ -201,6 +234,9 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
         }
         if (timer != null) {
             timer.cancel(false);
+        }
+        if (ticker != null) {
+            ticker.cancel(false);
         }
         if (delayTimer != null) {
             delayTimer.cancel(false);

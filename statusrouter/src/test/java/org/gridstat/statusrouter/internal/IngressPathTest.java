@@ -211,4 +211,42 @@ class IngressPathTest {
         assertEquals(0, counters().links().get("b").flow(2).queue().backlog());
         assertEquals(0, counters().links().get("b").flow(2).queue().deadlineMisses());
     }
+
+    @Test
+    void aLinkPacedAtSubMillisecondSpacingIsServedByThePacingTick() {
+        // Link b carries 2.6 MB/s: one 260-byte frame per 100 µs once its burst (10 ms of rate plus
+        // a large frame, about 106 frames) is spent. Waits that short are served by the link's
+        // periodic pacing tick, not a timer per departure.
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002 capacity=2600000"},
+                new String[] {"id=1 variable=1 link=a class=BE", "id=2 variable=1 link=b class=BE buffer=200"});
+        for (int i = 0; i < 200; i++) {
+            ingress.writeInbound(new DatagramPacket(frame(1, i, T0, 0, true), null, SENDER));
+        }
+        drainOutbound(linkA).forEach(ByteBuf::release);
+        List<ByteBuf> burst = drainOutbound(linkB);
+        int backlog = 200 - burst.size();
+        burst.forEach(ByteBuf::release);
+        assertTrue(backlog > 50, "the burst leaves a backlog: " + backlog);
+        assertEquals(backlog, counters().links().get("b").flow(2).queue().backlog());
+
+        int sent = 0;
+        int steps = 0;
+        while (sent < backlog && steps < 10 * backlog) {
+            steps++;
+            clock.advance(100_000L);
+            linkB.advanceTimeBy(100, java.util.concurrent.TimeUnit.MICROSECONDS);
+            linkB.runScheduledPendingTasks();
+            List<ByteBuf> more = drainOutbound(linkB);
+            assertTrue(more.size() <= 2, "step " + steps + ": " + more.size() + " frames, faster than the link");
+            sent += more.size();
+            more.forEach(ByteBuf::release);
+        }
+        assertEquals(backlog, sent, "the whole backlog leaves");
+        assertTrue(steps <= backlog + 2, backlog + " frames took " + steps + " steps of 100 µs: the link's rate");
+        assertEquals(0, counters().links().get("b").flow(2).queue().overflowDrops());
+        // Once nothing waits, the tick stops: no task is left scheduled on the link's loop.
+        clock.advance(1_000_000L);
+        linkB.advanceTimeBy(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        assertEquals(-1, linkB.runScheduledPendingTasks(), "the pacing tick stopped with the backlog gone");
+    }
 }

@@ -14,6 +14,7 @@ import org.gridstat.client.Publisher;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -62,6 +63,40 @@ class ZeroAllocationForwardingTest {
                 for (Publisher pub : publishers) {
                     pub.close();
                 }
+            }
+        } finally {
+            ResourceLeakDetector.setLevel(level);
+        }
+    }
+
+    /**
+     * A link offered about three times its capacity (1 MB/s, one 56-byte frame per 56 µs) paces
+     * every departure: the periodic pacing tick, not a timer task per departure, wakes it.
+     */
+    @Test
+    void aSaturatedPacedLinkAllocatesNothingPerEventSent() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll transport");
+        ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        try (DatagramChannel sink = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            int port = ((InetSocketAddress) sink.getLocalAddress()).getPort();
+            RouterSettings settings = RouterSettings.of("zeroallocpaced", "127.0.0.1:0", 1, "epoll", 1 << 20,
+                    new String[] {"name=s address=127.0.0.1:" + port + " capacity=1000000"},
+                    new String[] {"id=1 variable=1 link=s class=BE"}, new String[0], 1_000_000_000L, 0.5, 16);
+            try (DataPlane plane = DataPlane.start(settings);
+                 Publisher pub = Publisher.connect(plane.localAddress())) {
+                List<Publication> p = List.of(pub.publication(VariableId.of(1), ServiceClass.BE, null));
+                publish(p, plane, EVENTS);
+                long forwardedBefore = plane.counters().forwarded();
+                long overflowBefore = plane.counters().links().get("s").flow(1).queue().overflowDrops();
+                long bytesBefore = allocatedBy("gridstat-zeroallocpaced");
+                publish(p, plane, EVENTS);
+                long bytes = allocatedBy("gridstat-zeroallocpaced") - bytesBefore;
+                long sent = plane.counters().forwarded() - forwardedBefore;
+                long overflow = plane.counters().links().get("s").flow(1).queue().overflowDrops() - overflowBefore;
+                assertTrue(overflow > sent / 2, "the link was saturated: " + sent + " sent, " + overflow + " overflowed");
+                double perEvent = (double) bytes / sent;
+                assertTrue(perEvent < 1.0, String.format("%d bytes for %d events sent: %.2f B/event", bytes, sent, perEvent));
             }
         } finally {
             ResourceLeakDetector.setLevel(level);
