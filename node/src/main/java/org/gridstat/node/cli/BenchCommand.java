@@ -10,10 +10,14 @@ import picocli.CommandLine.Option;
         description = {"Forwarding benchmark on loopback: a load generator and a sink around a status router node,",
                 "then around a plain Netty UDP relay, in the same run. For each, finds the highest rate with",
                 "less than 0.1 %% loss, then measures latency percentiles at half that rate; prints both and",
-                "the ratio. Takes about a minute with the defaults; nothing else should load the machine."})
+                "the ratio. Takes about two minutes with the defaults; nothing else should load the machine."})
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--step-seconds", defaultValue = "2", description = "Length of each rate step (default: ${DEFAULT-VALUE}).")
     double stepSeconds;
+
+    @Option(names = "--rounds", defaultValue = "2", description = {"Rate searches of the router and the relay, alternating;",
+            "the best round counts for each (default: ${DEFAULT-VALUE})."})
+    int rounds;
 
     @Option(names = "--latency-seconds", defaultValue = "5", description = "Length of the latency run (default: ${DEFAULT-VALUE}).")
     double latencySeconds;
@@ -45,8 +49,10 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (stepSeconds <= 0 || latencySeconds <= 0 || startRate <= 0 || maxRate < startRate || payload < 0 || payload > 1424) {
-            System.err.println("bench: durations and rates must be positive, --max-rate >= --start-rate, --payload 0..1424");
+        if (stepSeconds <= 0 || latencySeconds <= 0 || startRate <= 0 || maxRate < startRate || payload < 0 || payload > 1424
+                || rounds < 1) {
+            System.err.println("bench: durations, rates and --rounds must be positive, --max-rate >= --start-rate,"
+                    + " --payload 0..1424");
             return 2;
         }
         if (wireCapture && !onPath("tcpdump")) {
@@ -56,7 +62,7 @@ final class BenchCommand implements Callable<Integer> {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload, isolate, routerTransport,
-                wireCapture, routerBusyPoll),
+                wireCapture, routerBusyPoll, rounds),
                 System.out).run();
         return 0;
     }
