@@ -34,6 +34,11 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
     static final long PACING_TICK_HORIZON_NANOS = 2_000_000;
     /** The tick's period: a paced event leaves at most this much after the scheduler allows it. */
     static final long PACING_TICK_NANOS = 50_000;
+    /**
+     * Idle ticks before the tick stops (10 ms): a link that empties between bursts a few
+     * milliseconds apart keeps its tick rather than starting a new one, a new task, per burst.
+     */
+    static final int PACING_TICK_LINGER = 200;
 
     static final int SENT = 0;
     static final int SEND_ERRORS = 1;
@@ -50,6 +55,7 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
     private final Runnable tickTask = this::onTick;
     private ScheduledFuture<?> ticker;
     private long tickWake = Long.MAX_VALUE;
+    private int idleTicks;
     private final Runnable delayTask = this::onDelayTimer;
     private Channel channel;
     private EventLoop loop;
@@ -191,9 +197,12 @@ final class EgressLink extends ChannelInboundHandlerAdapter {
             tickWake = Long.MAX_VALUE;
             drain(); // arms the next near wake, if any
         }
-        if (tickWake == Long.MAX_VALUE && ticker != null) {
-            ticker.cancel(false); // the episode is over: nothing near is waiting
+        if (tickWake != Long.MAX_VALUE) {
+            idleTicks = 0;
+        } else if (++idleTicks >= PACING_TICK_LINGER && ticker != null) {
+            ticker.cancel(false); // the episode is over: nothing near has waited for a while
             ticker = null;
+            idleTicks = 0;
         }
     }
 

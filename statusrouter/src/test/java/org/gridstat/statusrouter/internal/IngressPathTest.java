@@ -244,9 +244,12 @@ class IngressPathTest {
         assertEquals(backlog, sent, "the whole backlog leaves");
         assertTrue(steps <= backlog + 2, backlog + " frames took " + steps + " steps of 100 µs: the link's rate");
         assertEquals(0, counters().links().get("b").flow(2).queue().overflowDrops());
-        // Once nothing waits, the tick stops: no task is left scheduled on the link's loop.
-        clock.advance(1_000_000L);
-        linkB.advanceTimeBy(1, java.util.concurrent.TimeUnit.MILLISECONDS);
+        // Once nothing has waited for 10 ms, the tick stops: no task is left scheduled on the link's loop.
+        clock.advance(5_000_000L);
+        linkB.advanceTimeBy(5, java.util.concurrent.TimeUnit.MILLISECONDS);
+        assertTrue(linkB.runScheduledPendingTasks() > 0, "the tick lingers a while after the backlog");
+        clock.advance(6_000_000L);
+        linkB.advanceTimeBy(6, java.util.concurrent.TimeUnit.MILLISECONDS);
         assertEquals(-1, linkB.runScheduledPendingTasks(), "the pacing tick stopped with the backlog gone");
     }
 }
