@@ -35,21 +35,20 @@ public final class BenchRun {
         }
     }
 
-    /**
-     * What one path achieved: its highest loss-free rate (NaN if not searched), its latency at the
-     * common rate (and the rate the generator actually offered then: a late tick skips what it owes
-     * beyond twice its share rather than bursting), the bytes its forwarding threads allocated per event meanwhile (NaN if none), and
-     * the collections of the measuring JVM and the largest share of a CPU's time the hypervisor
-     * stole (NaN if unknown) during its latency run; with {@code --wire-capture}, the
-     * hop's latency from kernel timestamps of its frames on the wire (null without, or for no hop).
-     */
-    public record Result(String target, double maxRate, Histogram latency, double latencyRate, double offered,
-                         double bytesPerEvent,
-                         long gcInWindow, double stealPercent, WireCapture.HopLatency wireHop) {
+    /** What one path achieved: its highest loss-free rate (NaN if not searched) and its latency run. */
+    public record Result(String target, double maxRate, LatencyRun latency) {
     }
 
-    private record Latency(Histogram histogram, double offered, double bytesPerEvent, GcPauses gc, double stealPercent,
-                           WireCapture.HopLatency wireHop) {
+    /**
+     * One path's latency run at the common rate: the sink's send-to-receive histogram, the rate the
+     * generator actually offered (a late tick skips what it owes beyond twice its share rather than
+     * bursting), the bytes the forwarding threads allocated per event (NaN if not measured), the
+     * measuring JVM's collections and the largest share of a CPU's time the hypervisor stole (NaN if
+     * unknown) meanwhile, and with {@code --wire-capture} the hop's latency from kernel timestamps
+     * (null without, or for no hop).
+     */
+    public record LatencyRun(Histogram histogram, double rate, double offered, double bytesPerEvent, long collections,
+                             double stealPercent, WireCapture.HopLatency wireHop) {
     }
 
     private record Step(double offered, double achieved, double loss) {
@@ -106,17 +105,12 @@ public final class BenchRun {
                 double rate = (routerMax > 0 ? routerMax : relayMax) / 2;
                 toSink.run(rate / 2, settings.stepSeconds(), LATENCY_TICK_MICROS); // warm the direct path
                 // An isolated router's threads are in another process: their allocation is not measured here.
-                Latency viaRouter = latencyAt(toRouter, routerSink, rate, settings.isolate() ? null : "gridstat-bench-router",
+                LatencyRun viaRouter = latencyAt(toRouter, routerSink, rate, settings.isolate() ? null : "gridstat-bench-router",
                         routerPort, routerSinkPort);
-                Latency plain = latencyAt(toRelay, relaySink, rate, "bench-relay", relayPort, relaySinkPort);
-                Latency direct = latencyAt(toSink, directSink, rate, null, 0, 0);
-                List<Result> results = List.of(
-                        new Result("gridstat router", routerMax, viaRouter.histogram(), rate, viaRouter.offered(), viaRouter.bytesPerEvent(), viaRouter.gc().count(),
-                                viaRouter.stealPercent(), viaRouter.wireHop()),
-                        new Result("plain Netty relay", relayMax, plain.histogram(), rate, plain.offered(), plain.bytesPerEvent(), plain.gc().count(), plain.stealPercent(),
-                                plain.wireHop()),
-                        new Result("direct (no hop)", Double.NaN, direct.histogram(), rate, direct.offered(), Double.NaN, direct.gc().count(), direct.stealPercent(),
-                                null));
+                LatencyRun plain = latencyAt(toRelay, relaySink, rate, "bench-relay", relayPort, relaySinkPort);
+                LatencyRun direct = latencyAt(toSink, directSink, rate, null, 0, 0);
+                List<Result> results = List.of(new Result("gridstat router", routerMax, viaRouter),
+                        new Result("plain Netty relay", relayMax, plain), new Result("direct (no hop)", Double.NaN, direct));
                 report(results);
                 return results;
             }
@@ -184,7 +178,7 @@ public final class BenchRun {
     }
 
     /** Latency at {@code rate}, and the allocation per event of the threads named {@code forwarders*}. */
-    private Latency latencyAt(LoadGenerator generator, CountingSink sink, double rate, String forwarders,
+    private LatencyRun latencyAt(LoadGenerator generator, CountingSink sink, double rate, String forwarders,
                               int hopInPort, int hopOutPort) throws InterruptedException, java.io.IOException {
         // Start from an empty young generation, so garbage left by earlier phases (the relay's
         // above all) brings no collection into this window; those that still happen are reported.
@@ -215,7 +209,7 @@ public final class BenchRun {
         }
         long events = sink.received();
         double perEvent = forwarders == null || before < 0 || events == 0 ? Double.NaN : (double) (after - before) / events;
-        return new Latency(sink.latencies(), offered, perEvent, gc, steal, wireHop);
+        return new LatencyRun(sink.latencies(), rate, offered, perEvent, gc.count(), steal, wireHop);
     }
 
     private LoadGenerator generator(EventLoopGroup group, int port) {
@@ -236,27 +230,29 @@ public final class BenchRun {
     private void report(List<Result> results) {
         out.println();
         out.printf("%-18s %17s   latency at %,.0f ev/s, half the router's max (send to sink)%n", "target", "max rate",
-                results.get(0).latencyRate());
+                results.get(0).latency().rate());
         out.printf("%-18s %17s   %9s %9s %9s %9s   %12s %4s %6s   %s%n", "", "(< 0.1 % loss)", "p50", "p99", "p99.9",
                 "max", "offered", "GCs", "steal", "allocated per event");
         for (Result r : results) {
-            Histogram h = r.latency();
+            LatencyRun run = r.latency();
+            Histogram h = run.histogram();
             String rate = Double.isNaN(r.maxRate()) ? String.format("%17s", "-") : String.format("%,12.0f ev/s", r.maxRate());
             out.printf("%-18s %s   %9s %9s %9s %9s   %,7.0f ev/s %4d %6s%s%n", r.target(), rate,
                     us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)), us(h.getValueAtPercentile(99.9)),
-                    us(h.getMaxValue()), r.offered(), r.gcInWindow(),
-                    Double.isNaN(r.stealPercent()) ? "-" : String.format("%.1f %%", r.stealPercent()),
-                    Double.isNaN(r.bytesPerEvent()) ? "" : String.format("   %.2f B", r.bytesPerEvent()));
+                    us(h.getMaxValue()), run.offered(), run.collections(),
+                    Double.isNaN(run.stealPercent()) ? "-" : String.format("%.1f %%", run.stealPercent()),
+                    Double.isNaN(run.bytesPerEvent()) ? "" : String.format("   %.2f B", run.bytesPerEvent()));
         }
-        if (results.stream().anyMatch(r -> r.wireHop() != null)) {
+        if (results.stream().anyMatch(r -> r.latency().wireHop() != null)) {
             out.printf("%nhop latency on the wire (kernel timestamps of each frame entering and leaving the hop)%n");
             out.printf("%-18s %17s   %9s %9s %9s %9s   %s%n", "", "frames", "p50", "p99", "p99.9", "max", "not out");
             for (Result r : results) {
-                if (r.wireHop() != null) {
-                    Histogram h = r.wireHop().nanos();
+                WireCapture.HopLatency hop = r.latency().wireHop();
+                if (hop != null) {
+                    Histogram h = hop.nanos();
                     out.printf("%-18s %,17d   %9s %9s %9s %9s   %,d%n", r.target(), h.getTotalCount(),
                             us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)),
-                            us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), r.wireHop().unmatched());
+                            us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), hop.unmatched());
                 }
             }
         }
