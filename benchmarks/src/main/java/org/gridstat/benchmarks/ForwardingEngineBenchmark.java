@@ -74,7 +74,7 @@ public class ForwardingEngineBenchmark {
         int i = next;
         next = i + 1 == ids.length ? 0 : i + 1;
         long t = times[i] += 16_666_667L;
-        engine.forward(ids[i], t, 0, event, 260, t);
+        engine.forward(ids[i], t, 0, event, 260, t, t);
         return engine.dequeue(0, t);
     }
 }

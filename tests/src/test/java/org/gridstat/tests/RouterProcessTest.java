@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.gridstat.core.time.SystemClock;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
 import org.gridstat.client.Subscriber;
@@ -55,7 +56,7 @@ class RouterProcessTest {
                 try (Publisher p = Publisher.connect(new InetSocketAddress("127.0.0.1", routerPort))) {
                     Publication pub = p.publication(VariableId.of(3), ServiceClass.LRT, null);
                     for (int i = 0; i < 10; i++) {
-                        pub.publish(i, i);
+                        pub.publish(i, SystemClock.INSTANCE.nanos());
                     }
                 }
                 deadline = System.nanoTime() + 5_000_000_000L;

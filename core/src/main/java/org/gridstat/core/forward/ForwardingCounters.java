@@ -1,63 +1,53 @@
 package org.gridstat.core.forward;
 
-/** The forwarding engine's counters at one instant. */
+import org.gridstat.core.stats.CounterSnapshot;
+
+/** The forwarding engine's counters at one instant; {@link #all()} has every one by its key. */
 public final class ForwardingCounters {
-    private final long unknownVariable;
-    private final long filtered;
-    private final long queued;
-    private final long refused;
-    private final long commandsApplied;
-    private final long commandsStale;
-    private final long commandsRejected;
+    private final CounterSnapshot<EngineCounter> values;
 
-    ForwardingCounters(long unknownVariable, long filtered, long queued, long refused, long commandsApplied,
-                       long commandsStale, long commandsRejected) {
-        this.unknownVariable = unknownVariable;
-        this.filtered = filtered;
-        this.queued = queued;
-        this.refused = refused;
-        this.commandsApplied = commandsApplied;
-        this.commandsStale = commandsStale;
-        this.commandsRejected = commandsRejected;
+    ForwardingCounters(CounterSnapshot<EngineCounter> values) {
+        this.values = values;
     }
 
-    /** Events for variables this node has no flow for. */
+    public CounterSnapshot<EngineCounter> all() {
+        return values;
+    }
+
+    public long get(EngineCounter c) {
+        return values.get(c);
+    }
+
     public long unknownVariable() {
-        return unknownVariable;
+        return get(EngineCounter.UNKNOWN_VARIABLE);
     }
 
-    /** Copies the rate filters held back: not needed downstream of their link. */
     public long filtered() {
-        return filtered;
+        return get(EngineCounter.FILTERED);
     }
 
-    /** Copies queued on out-links. */
     public long queued() {
-        return queued;
+        return get(EngineCounter.QUEUED);
     }
 
-    /** Copies refused by full flow buffers (also counted per flow as overflow). */
     public long refused() {
-        return refused;
+        return get(EngineCounter.REFUSED);
     }
 
     public long commandsApplied() {
-        return commandsApplied;
+        return get(EngineCounter.COMMANDS_APPLIED);
     }
 
-    /** Commands ignored because the flow already had that version or a newer one. */
     public long commandsStale() {
-        return commandsStale;
+        return get(EngineCounter.COMMANDS_STALE);
     }
 
-    /** Commands refused: unknown out-link, a link out of flow slots. */
     public long commandsRejected() {
-        return commandsRejected;
+        return get(EngineCounter.COMMANDS_REJECTED);
     }
 
     @Override
     public String toString() {
-        return "unknownVariable=" + unknownVariable + " filtered=" + filtered + " queued=" + queued + " refused=" + refused
-                + " commands applied/stale/rejected=" + commandsApplied + "/" + commandsStale + "/" + commandsRejected;
+        return values.toString();
     }
 }

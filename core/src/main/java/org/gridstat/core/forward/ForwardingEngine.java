@@ -5,33 +5,46 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import org.gridstat.core.filter.RateFilter;
 import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.LinkScheduler;
 import org.gridstat.core.sched.LinkSpec;
 import org.gridstat.core.sched.LinkStatistics;
 import org.gridstat.core.stats.CounterArray;
+import org.gridstat.core.stats.CounterSnapshot;
+import org.gridstat.core.time.Saturating;
 
 /**
  * A router's forwarding decisions: for each event, the flows of its variable (one per out-link),
  * each flow's rate filter, its hop deadline, and its link scheduler; for each out-link, what to
  * send next and when. One data-path thread owns an engine; the control plane changes it only by
- * {@link #submit}ting {@link FlowCommand}s, which that thread applies in {@link #applyCommands},
- * so forwarding takes no locks and allocates nothing per event.
+ * {@link #submit}ting {@link FlowCommand}s into one bounded queue, which that thread drains in
+ * {@link #applyCommands} a limited number at a time, so forwarding takes no locks, allocates
+ * nothing per event, and a large resync cannot stall it.
+ *
+ * <p>Two clocks: header times (source timestamps, end-to-end deadlines) are on the epoch scale and
+ * are compared only with the router's epoch reading; everything queued is converted at arrival to
+ * the monotonic scale, on which the link schedulers pace, order and expire. A wall-clock step
+ * therefore moves no queued event's deadline and no link's tokens.
  *
  * @param <E> the event type: a pooled buffer in a router, a packet record in the simulator
  */
 public final class ForwardingEngine<E> {
-    private static final int UNKNOWN = 0;
-    private static final int FILTERED = 1;
-    private static final int QUEUED = 2;
-    private static final int REFUSED = 3;
-    private static final int APPLIED = 4;
-    private static final int STALE = 5;
-    private static final int REJECTED = 6;
+    /** {@link #forward} for a variable without flows here. */
+    public static final int UNKNOWN_VARIABLE = -1;
+    /** {@link #forward} for a source time further ahead than the router trusts. */
+    public static final int SOURCE_TIME_AHEAD = -2;
+    /** {@link #forward} for a source time older than any deadline it could meet. */
+    public static final int SOURCE_TIME_STALE = -3;
+
+    /** Commands that may wait for the data path; a submitter beyond it waits (back-pressure). */
+    public static final int DEFAULT_COMMAND_QUEUE = 4096;
+    /** Removed flows whose versions are remembered, most recent first; older ones are forgotten. */
+    static final int REMEMBERED_REMOVALS = 65_536;
 
     /** One flow as the data path sees it. */
     private static final class Binding {
@@ -46,40 +59,80 @@ public final class ForwardingEngine<E> {
         }
     }
 
+    private record Pending(FlowCommand command, CommandListener listener) {
+    }
+
     private static final Binding[] NONE = new Binding[0];
 
     private final LinkScheduler<E>[] links;
     private final EventReferences<E> references;
+    private final SourceTimeTrust trust;
     private final LongObjectMap<Binding[]> byVariable = new LongObjectMap<>(64);
     private final LongObjectMap<Binding> byFlow = new LongObjectMap<>(64);
-    /** Versions of removed flows, so a late install of an older version stays out. */
-    private final LongObjectMap<Long> removedVersions = new LongObjectMap<>(16);
-    private final Queue<FlowCommand> commands = new ConcurrentLinkedQueue<>();
+    /** Versions of removed flows, so a late install of an older version stays out; bounded. */
+    private final RemovedVersions removedVersions = new RemovedVersions(REMEMBERED_REMOVALS);
+    private final BlockingQueue<Pending> commands;
     private final Map<Long, FlowEntry> installed = new ConcurrentHashMap<>();
-    private final CounterArray counters = new CounterArray(7);
+    private final CounterArray counters = new CounterArray(EngineCounter.values().length);
     /** Links that got events since the last {@link #drainTouched}, each listed once. */
     private final boolean[] touched;
     private final int[] touchedList;
     private int touchedCount;
     private volatile String lastRejection = "";
 
+    public ForwardingEngine(List<LinkSpec> outLinks, int maxFlowsPerLink, EventReferences<E> references,
+                            EstimatorSettings estimator, long monoNow) {
+        this(outLinks, maxFlowsPerLink, references, estimator, SourceTimeTrust.DEFAULT, DEFAULT_COMMAND_QUEUE, monoNow);
+    }
+
     @SuppressWarnings("unchecked")
     public ForwardingEngine(List<LinkSpec> outLinks, int maxFlowsPerLink, EventReferences<E> references,
-                            EstimatorSettings estimator, long now) {
+                            EstimatorSettings estimator, SourceTimeTrust trust, int commandQueue, long monoNow) {
         this.references = Objects.requireNonNull(references, "references");
+        this.trust = Objects.requireNonNull(trust, "trust");
+        if (commandQueue < 1) {
+            throw new IllegalArgumentException("the command queue needs room for at least one command");
+        }
+        this.commands = new ArrayBlockingQueue<>(commandQueue);
         this.links = new LinkScheduler[outLinks.size()];
         this.touched = new boolean[links.length];
         this.touchedList = new int[links.length];
         for (int i = 0; i < links.length; i++) {
-            links[i] = new LinkScheduler<>(outLinks.get(i), maxFlowsPerLink, references, estimator, now);
+            links[i] = new LinkScheduler<>(outLinks.get(i), maxFlowsPerLink, references, estimator, monoNow);
         }
     }
 
     // --- control plane, any thread ---------------------------------------------------------
 
-    /** Queues a change; it takes effect at the data-path thread's next {@link #applyCommands}. */
-    public void submit(FlowCommand command) {
-        commands.add(Objects.requireNonNull(command, "command"));
+    /**
+     * Queues a change without waiting; it takes effect at the data-path thread's next
+     * {@link #applyCommands}.
+     *
+     * @return {@code false} if the queue is full (nothing was queued)
+     */
+    public boolean submit(FlowCommand command) {
+        return submit(command, null);
+    }
+
+    /** As {@link #submit(FlowCommand)}, telling {@code listener} (on the data-path thread) what became of it. */
+    public boolean submit(FlowCommand command, CommandListener listener) {
+        return commands.offer(new Pending(Objects.requireNonNull(command, "command"), listener));
+    }
+
+    /**
+     * Queues a change, waiting up to {@code timeoutNanos} for room: how a control plane slows down
+     * to the data path's pace. Never call it on the data-path thread.
+     *
+     * @return {@code false} if no room was made in time (nothing was queued)
+     */
+    public boolean submit(FlowCommand command, CommandListener listener, long timeoutNanos) throws InterruptedException {
+        return commands.offer(new Pending(Objects.requireNonNull(command, "command"), listener), timeoutNanos,
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether commands wait for the data path. */
+    public boolean hasCommands() {
+        return !commands.isEmpty();
     }
 
     /** The flows in force, as last applied; readable from any thread. */
@@ -93,8 +146,7 @@ public final class ForwardingEngine<E> {
     }
 
     public ForwardingCounters counters() {
-        return new ForwardingCounters(counters.get(UNKNOWN), counters.get(FILTERED), counters.get(QUEUED),
-                counters.get(REFUSED), counters.get(APPLIED), counters.get(STALE), counters.get(REJECTED));
+        return new ForwardingCounters(CounterSnapshot.read(EngineCounter.class, counters));
     }
 
     /** An out-link's statistics; readable from any thread. */
@@ -117,22 +169,24 @@ public final class ForwardingEngine<E> {
         void applied(FlowCommand command, Outcome outcome, String reason);
     }
 
-    /** Applies the queued commands in order; returns how many were taken from the queue. */
-    public int applyCommands(long now) {
-        return applyCommands(now, null);
+    /** Applies every queued command in order; returns how many were taken from the queue. */
+    public int applyCommands(long monoNow) {
+        return applyCommands(monoNow, Integer.MAX_VALUE);
     }
 
-    /** Applies the queued commands in order, telling {@code listener} (if any) what became of each. */
-    public int applyCommands(long now, CommandListener listener) {
+    /** Applies at most {@code limit} queued commands in order; returns how many were taken. */
+    public int applyCommands(long monoNow, int limit) {
         int n = 0;
-        FlowCommand c;
-        while ((c = commands.poll()) != null) {
+        Pending p;
+        while (n < limit && (p = commands.poll()) != null) {
             n++;
-            Outcome o = c instanceof FlowCommand.Install ? install(((FlowCommand.Install) c).entry, now)
+            FlowCommand c = p.command();
+            Outcome o = c instanceof FlowCommand.Install ? install(((FlowCommand.Install) c).entry, monoNow)
                     : remove(c.flowId(), c.version());
-            counters.increment(o == Outcome.APPLIED ? APPLIED : o == Outcome.STALE ? STALE : REJECTED);
-            if (listener != null) {
-                listener.applied(c, o, o == Outcome.REJECTED ? lastRejection : "");
+            counters.increment((o == Outcome.APPLIED ? EngineCounter.COMMANDS_APPLIED
+                    : o == Outcome.STALE ? EngineCounter.COMMANDS_STALE : EngineCounter.COMMANDS_REJECTED).ordinal());
+            if (p.listener() != null) {
+                p.listener().applied(c, o, o == Outcome.REJECTED ? lastRejection : "");
             }
         }
         return n;
@@ -142,37 +196,65 @@ public final class ForwardingEngine<E> {
      * Queues one event on every flow of its variable whose rate filter lets it through. Each queued
      * copy holds a reference taken with {@link EventReferences#retain}; the caller keeps its own.
      *
-     * @param e2eDeadline the event's end-to-end deadline, 0 for none
-     * @return copies queued, or -1 if the variable has no flow here
+     * <p>The source time is checked against the router's epoch clock first ({@link SourceTimeTrust}):
+     * an untrusted one is counted and refused before any filter sees it. Each copy's hop deadline
+     * (the end-to-end deadline less the flow's downstream budget: the EDF key) and its expiry (the
+     * end-to-end deadline less the least time the rest of the path takes: when it can no longer
+     * arrive in time) are converted to the monotonic scale with saturating arithmetic.
+     *
+     * @param e2eDeadline the event's end-to-end deadline on the epoch scale, 0 for none
+     * @param epochNow    the router's epoch clock, read once per duty cycle
+     * @param monoNow     its monotonic clock, read at the same moment
+     * @return copies queued, or {@link #UNKNOWN_VARIABLE}, {@link #SOURCE_TIME_AHEAD}, {@link #SOURCE_TIME_STALE}
      */
-    public int forward(long variableId, long sourceTimeNanos, long e2eDeadline, E event, int bytes, long now) {
+    public int forward(long variableId, long sourceTimeNanos, long e2eDeadline, E event, int bytes, long epochNow,
+                       long monoNow) {
         Binding[] flows = byVariable.get(variableId);
         if (flows == null) {
-            counters.increment(UNKNOWN);
-            return -1;
+            counters.increment(EngineCounter.UNKNOWN_VARIABLE.ordinal());
+            return UNKNOWN_VARIABLE;
+        }
+        long age = Saturating.subtract(epochNow, sourceTimeNanos);
+        if (age < -trust.maxAheadNanos()) {
+            counters.increment(EngineCounter.SOURCE_TIME_AHEAD.ordinal());
+            return SOURCE_TIME_AHEAD;
+        }
+        if (age > trust.maxAgeNanos()) {
+            counters.increment(EngineCounter.SOURCE_TIME_STALE.ordinal());
+            return SOURCE_TIME_STALE;
         }
         int queued = 0;
         for (Binding b : flows) {
             if (b.filter != null && !b.filter.accept(sourceTimeNanos)) {
-                counters.increment(FILTERED);
+                counters.increment(EngineCounter.FILTERED.ordinal());
                 continue;
             }
-            long hopDeadline = e2eDeadline == 0 ? Long.MAX_VALUE : e2eDeadline - b.entry.downstreamBudgetNanos();
+            long hopDeadline = toMono(e2eDeadline, b.entry.downstreamBudgetNanos(), epochNow, monoNow);
+            long expiry = toMono(e2eDeadline, 0L /*PENDING minRestDelay*/, epochNow, monoNow);
             references.retain(event);
             int link = b.entry.outLink();
-            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, now)) {
+            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, monoNow)) { // PENDING expiry
                 queued++;
                 if (!touched[link]) {
                     touched[link] = true;
                     touchedList[touchedCount++] = link;
                 }
             } else {
-                counters.increment(REFUSED);
+                counters.increment(EngineCounter.REFUSED.ordinal());
                 references.release(event);
             }
         }
-        counters.add(QUEUED, queued);
+        counters.add(EngineCounter.QUEUED.ordinal(), queued);
         return queued;
+    }
+
+    /** {@code e2eDeadline - before}, on the monotonic scale; {@link Long#MAX_VALUE} for no deadline. */
+    private static long toMono(long e2eDeadline, long before, long epochNow, long monoNow) {
+        if (e2eDeadline == 0) {
+            return Long.MAX_VALUE;
+        }
+        long left = Saturating.subtract(Saturating.subtract(e2eDeadline, before), epochNow);
+        return Saturating.add(monoNow, left);
     }
 
     /** Hands each link that got events since the last call to {@code drain}, once, and forgets them. */
@@ -187,24 +269,24 @@ public final class ForwardingEngine<E> {
     }
 
     /** The next event to send on {@code link} now, or {@code null}. The caller sends it, then releases it. */
-    public E dequeue(int link, long now) {
-        return links[link].dequeue(now);
+    public E dequeue(int link, long monoNow) {
+        return links[link].dequeue(monoNow);
     }
 
     /** When {@link #dequeue} on {@code link} may next return an event ({@link Long#MAX_VALUE}: nothing waits). */
-    public long nextWakeNanos(int link, long now) {
-        return links[link].nextWakeNanos(now);
+    public long nextWakeNanos(int link, long monoNow) {
+        return links[link].nextWakeNanos(monoNow);
     }
 
     /** Queues a control event on a link, ahead of all data. */
-    public boolean enqueueControl(int link, E event, int bytes, long now) {
-        return links[link].enqueueControl(event, bytes, now);
+    public boolean enqueueControl(int link, E event, int bytes, long monoNow) {
+        return links[link].enqueueControl(event, bytes, monoNow);
     }
 
     /** Runs the rate estimators of every link if their period has passed. */
-    public void tick(long now) {
+    public void tick(long monoNow) {
         for (LinkScheduler<E> l : links) {
-            l.maybeTick(now);
+            l.maybeTick(monoNow);
         }
     }
 
@@ -219,12 +301,18 @@ public final class ForwardingEngine<E> {
 
     private Outcome install(FlowEntry e, long now) {
         Binding old = byFlow.get(e.flowId());
-        long known = old != null ? old.entry.version() : removedVersionOf(e.flowId());
+        long known = old != null ? old.entry.version() : removedVersions.versionOf(e.flowId());
         if (e.version() <= known) {
             return Outcome.STALE;
         }
         if (e.outLink() >= links.length) {
             return reject("flow " + e.flowId() + ": out-link " + e.outLink() + " does not exist (" + links.length + " links)");
+        }
+        Binding twin = onLink(e.variableId(), e.outLink());
+        if (twin != null && twin.entry.flowId() != e.flowId()) {
+            // Multicast sends one copy per link: a second flow would send every sample twice.
+            return reject("flow " + e.flowId() + ": variable " + Long.toUnsignedString(e.variableId())
+                    + " already has flow " + twin.entry.flowId() + " on out-link " + e.outLink());
         }
         if (old != null && old.entry.outLink() == e.outLink() && old.entry.variableId() == e.variableId()) {
             links[e.outLink()].modifyFlow(old.slot, e.spec(), now);
@@ -247,9 +335,21 @@ public final class ForwardingEngine<E> {
             grown[grown.length - 1] = b;
             byVariable.put(e.variableId(), grown);
         }
-        removedVersions.remove(e.flowId());
+        removedVersions.forget(e.flowId());
         installed.put(e.flowId(), e);
         return Outcome.APPLIED;
+    }
+
+    private Binding onLink(long variableId, int link) {
+        Binding[] flows = byVariable.get(variableId);
+        if (flows != null) {
+            for (Binding b : flows) {
+                if (b.entry.outLink() == link) {
+                    return b;
+                }
+            }
+        }
+        return null;
     }
 
     private Outcome remove(long flowId, long version) {
@@ -258,13 +358,8 @@ public final class ForwardingEngine<E> {
             return Outcome.STALE;
         }
         dropBinding(old);
-        removedVersions.put(flowId, version);
+        removedVersions.remember(flowId, version);
         return Outcome.APPLIED;
-    }
-
-    private long removedVersionOf(long flowId) {
-        Long v = removedVersions.get(flowId);
-        return v == null ? 0 : v;
     }
 
     private void dropBinding(Binding b) {

@@ -18,7 +18,9 @@ public enum RejectReason {
     BAD_PAYLOAD_TYPE("payload type code names no type"),
     BAD_PAYLOAD_LENGTH("payload length does not fit the payload type"),
     UNKNOWN_VARIABLE("variable is not in the forwarding table"),
-    HOP_LIMIT("hop count reached its limit: a routing loop");
+    HOP_LIMIT("hop count reached its limit: a routing loop"),
+    SOURCE_TIME_AHEAD("source timestamp further ahead of the router's clock than it trusts"),
+    SOURCE_TIME_STALE("source timestamp older than any deadline the event could still meet");
 
     private final String description;
 

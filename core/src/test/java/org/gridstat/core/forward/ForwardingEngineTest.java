@@ -72,7 +72,7 @@ class ForwardingEngineTest {
         for (int i = 0; i < 600; i++, t = sixty.next(t)) {
             String ev = "e" + i;
             refs.retain(ev); // the receiver's own reference
-            int copies = engine.forward(42, t, t + 50_000_000L, ev, 260, t);
+            int copies = engine.forward(42, t, t + 50_000_000L, ev, 260, t, t);
             assertEquals(i % 3 == 0 ? 2 : 1, copies, "sample " + i);
             refs.release(ev);
             drain(0, t, onA);
@@ -92,7 +92,7 @@ class ForwardingEngineTest {
         engine.applyCommands(T0);
         refs.retain("late");
         // Deadline T0 + 8 ms, downstream budget 5 ms: it must leave by T0 + 3 ms.
-        assertEquals(1, engine.forward(7, T0, T0 + 8_000_000L, "late", 260, T0));
+        assertEquals(1, engine.forward(7, T0, T0 + 8_000_000L, "late", 260, T0, T0));
         refs.release("late");
         assertNull(engine.dequeue(0, T0 + 3_000_001L), "dropped at dequeue: its hop deadline passed");
         assertEquals(1, engine.statistics(0).flow(1).queue().deadlineMisses());
@@ -124,7 +124,7 @@ class ForwardingEngineTest {
         engine.submit(FlowCommand.install(flow(1, 4, 7, 1, ServiceClass.LRT)));  // late install of an old version
         engine.applyCommands(T0);
         assertTrue(engine.flows().isEmpty());
-        assertEquals(-1, engine.forward(7, T0, 0, "x", 100, T0), "variable no longer routed");
+        assertEquals(-1, engine.forward(7, T0, 0, "x", 100, T0, T0), "variable no longer routed");
         assertEquals(1, engine.counters().unknownVariable());
         assertEquals(4, engine.counters().commandsStale());
 
@@ -139,10 +139,10 @@ class ForwardingEngineTest {
         engine.applyCommands(T0);
         for (int i = 0; i < 3; i++) {
             refs.retain("t" + i);
-            engine.forward(7, T0 + i, 0, "t" + i, 100, T0);
+            engine.forward(7, T0 + i, 0, "t" + i, 100, T0, T0);
             refs.release("t" + i);
         }
-        engine.forward(99, T0, 0, "unknown", 100, T0);
+        engine.forward(99, T0, 0, "unknown", 100, T0, T0);
         List<Integer> touched = new java.util.ArrayList<>();
         engine.drainTouched(touched::add);
         assertEquals(List.of(1), touched, "link 1 once, link 0 never");
@@ -156,11 +156,12 @@ class ForwardingEngineTest {
     @Test
     void theListenerHearsWhatBecameOfEachCommand() {
         List<String> heard = new java.util.ArrayList<>();
-        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.HRT)));
-        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT)));
-        engine.submit(FlowCommand.install(flow(2, 1, 8, 9, ServiceClass.HRT)));
-        engine.submit(FlowCommand.remove(1, 2));
-        engine.applyCommands(T0, (c, outcome, reason) -> heard.add(c.flowId() + " " + outcome + " " + reason));
+        ForwardingEngine.CommandListener listener = (c, outcome, reason) -> heard.add(c.flowId() + " " + outcome + " " + reason);
+        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.HRT)), listener);
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT)), listener);
+        engine.submit(FlowCommand.install(flow(2, 1, 8, 9, ServiceClass.HRT)), listener);
+        engine.submit(FlowCommand.remove(1, 2), listener);
+        engine.applyCommands(T0);
         assertEquals(List.of("1 APPLIED ", "1 STALE ", "2 REJECTED flow 2: out-link 9 does not exist (2 links)",
                 "1 APPLIED "), heard);
         ForwardingCounters c = engine.counters();
@@ -191,7 +192,7 @@ class ForwardingEngineTest {
         for (int i = 0; i < 5; i++) {
             String ev = "b" + i;
             refs.retain(ev);
-            engine.forward(9, T0, 0, ev, 260, T0);
+            engine.forward(9, T0, 0, ev, 260, T0, T0);
             refs.release(ev);
         }
         assertEquals(3, engine.counters().refused());

@@ -4,83 +4,121 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoop;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridstat.core.egress.DataPathAgent;
+import org.gridstat.core.egress.EgressPump;
+import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.time.Clock;
+import org.gridstat.core.time.NanoClock;
 import org.gridstat.core.wire.WireFormat;
 
 /**
- * The router's forwarding engine and its out-links, confined to one event loop (the data-path
- * thread). Ingress on that loop forwards directly; ingress on other loops hands validated frames
- * over through a bounded ring each, counted when full.
+ * The router's {@link DataPathAgent} on one event loop (the data-path thread), with the Netty
+ * pieces it needs: a {@link LinkTransmitter} per out-link and {@link LoopWakeups}. Ingress on that
+ * loop opens a duty cycle per read batch, forwards each frame, and closes it; ingress on other
+ * loops hands validated frames over through a bounded ring each, counted when full; the control
+ * plane's commands wait in the engine's bounded queue and wake the loop.
  */
 final class DataPath {
     /** Frames each other ingress loop may have waiting for the data path (1,472 bytes a slot). */
     static final int HANDOFF_CAPACITY = 1024;
-    /**
-     * Frames queued before the links are drained. Below the default flow buffer (20), so a burst
-     * arriving faster than a link drains cannot overflow a flow that the link would serve at once.
-     */
-    static final int DRAIN_BATCH = 16;
+    /** How long a control-plane submitter waits for room in the command queue before giving up. */
+    static final long SUBMIT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     final ForwardingEngine<ByteBuf> engine;
-    final EgressLink[] links;
+    final LinkTransmitter[] links;
+    final DataPathAgent<ByteBuf> agent;
     private final EventLoop loop;
-    private final Clock clock;
+    private final LoopWakeups wakeups;
     /** Where frames handed over by other loops are copied to, on this loop (see {@link FrameIntake}). */
     private final ByteBufAllocator allocator = PooledByteBufAllocator.DEFAULT;
     /** One per other ingress loop; replaced, not changed, when one is added (before that loop reads). */
     private volatile HandoffRing[] rings = new HandoffRing[0];
     private final AtomicBoolean handoffScheduled = new AtomicBoolean();
     private final Runnable handoffTask = this::drainHandoff;
+    private final AtomicBoolean commandsSignalled = new AtomicBoolean();
+    private final Runnable commandTask = this::onCommands;
     /** Wakes this loop for handed-over frames without allocating; without one, a task is queued. */
     private HandoffSignal handoffSignal;
     private final DataPathCounters handoffCounters;
 
-    DataPath(RouterSettings settings, EventLoop loop, Clock clock, DataPathCounters handoffCounters) {
+    DataPath(RouterSettings settings, EventLoop loop, NanoClock monoClock, Clock epochClock,
+             DataPathCounters handoffCounters) {
         this.loop = loop;
-        this.clock = clock;
         this.handoffCounters = handoffCounters;
-        long now = clock.nanos();
+        long now = monoClock.nanoTime();
         this.engine = new ForwardingEngine<>(settings.links.stream().map(l -> l.spec).toList(), settings.maxFlowsPerLink,
-                ByteBufReferences.INSTANCE, settings.estimator, now);
-        this.links = new EgressLink[settings.links.size()];
+                ByteBufReferences.INSTANCE, settings.estimator, settings.sourceTimeTrust,
+                ForwardingEngine.DEFAULT_COMMAND_QUEUE, now);
+        this.links = new LinkTransmitter[settings.links.size()];
+        List<EgressPump<ByteBuf>> pumps = new ArrayList<>();
         for (int i = 0; i < links.length; i++) {
-            links[i] = new EgressLink(settings.links.get(i), i, engine, clock);
+            OutLinkConfig c = settings.links.get(i);
+            links[i] = new LinkTransmitter(c, i, this);
+            pumps.add(new EgressPump<>(engine, i, links[i], ByteBufReferences.INSTANCE, ByteBuf::readableBytes,
+                    emulatorOf(c, now)));
         }
+        this.wakeups = new LoopWakeups(loop, monoClock, this::cycle);
+        this.agent = new DataPathAgent<>(engine, pumps, wakeups, monoClock, epochClock,
+                DataPathAgent.DEFAULT_COMMANDS_PER_CYCLE, settings.estimator.periodNanos());
         for (FlowEntry f : settings.flows) {
-            engine.submit(FlowCommand.install(f));
+            if (!engine.submit(FlowCommand.install(f))) {
+                throw new IllegalArgumentException("more configured flows than the command queue holds ("
+                        + ForwardingEngine.DEFAULT_COMMAND_QUEUE + ")");
+            }
         }
         engine.applyCommands(now);
     }
 
+    private static LinkEmulator emulatorOf(OutLinkConfig c, long now) {
+        EmulationConfig e = c.emulation;
+        return e.active() ? new LinkEmulator(e.delayNanos, e.loss, e.meanTimeBetweenFaultsNanos, e.faultDurationNanos,
+                e.seed, now) : null;
+    }
+
+    /** Runs the first duty cycle, once the out-links are attached: it arms the estimator's wake-up. */
+    void start() {
+        cycle();
+    }
+
+    /** One whole duty cycle: for wake-ups, commands and writability, with no frames. */
+    private void cycle() {
+        agent.beginCycle();
+        agent.doWork();
+    }
+
+    /** Opens a duty cycle for a batch of frames read on this loop. */
+    void beginCycle() {
+        agent.beginCycle();
+    }
+
     /**
-     * Forwards one validated, restamped frame held by {@code frame}; the caller keeps its own
-     * reference. Returns the copies queued, or -1 for a variable without flows.
+     * Forwards one validated, restamped frame held by {@code frame} in the open cycle; the caller
+     * keeps its own reference. Returns the copies queued, or a negative
+     * {@link ForwardingEngine} code for a frame refused.
      */
     int forward(ByteBuf frame, long variableId, long sourceTime, long deadline) {
-        return engine.forward(variableId, sourceTime, deadline, frame, frame.readableBytes(), clock.nanos());
+        return agent.forward(variableId, sourceTime, deadline, frame, frame.readableBytes());
     }
 
-    private final java.util.function.IntConsumer drainLink = this::drainLink;
-
-    /** Sends what the links that got new events may send now; pacing timers look after the rest. */
-    void drainTouched() {
-        engine.drainTouched(drainLink);
+    /** Closes the open duty cycle: commands, estimators, pumping, the next wake-up. */
+    void endCycle() {
+        agent.doWork();
     }
 
-    private void drainLink(int index) {
-        links[index].drain();
+    void linkWritable(int link) {
+        agent.linkWritable(link);
+        cycle();
     }
 
-    /** Sends what every link may send now: after flow changes, which can free or reorder any link. */
-    void drainAll() {
-        for (EgressLink l : links) {
-            l.drain();
-        }
+    void sendFailed(int link) {
+        agent.pump(link).sendFailed();
     }
 
     /**
@@ -113,51 +151,68 @@ final class DataPath {
 
     void drainHandoff() {
         handoffScheduled.set(false); // before draining: a frame queued from now on signals again
+        agent.beginCycle();
         for (HandoffRing ring : rings) {
             ring.drain(takeHandedOff);
         }
-        handedOffSinceDrain = 0;
-        drainTouched();
+        agent.doWork();
     }
 
     private final HandoffRing.FrameSink takeHandedOff = this::takeHandedOff;
-    private int handedOffSinceDrain;
 
     /** A frame another loop validated and restamped: copied into a pooled buffer made on this loop. */
     private void takeHandedOff(byte[] slots, int offset, int length) {
         ByteBuf frame = allocator.directBuffer(length, length);
         try {
             frame.writeBytes(slots, offset, length);
-            if (forward(frame, frame.getLong(WireFormat.VARIABLE_ID_OFFSET), frame.getLong(WireFormat.SOURCE_TIME_OFFSET),
-                    frame.getLong(WireFormat.DEADLINE_OFFSET)) < 0) {
-                handoffCounters.dropped(org.gridstat.core.wire.RejectReason.UNKNOWN_VARIABLE);
+            int queued = forward(frame, frame.getLong(WireFormat.VARIABLE_ID_OFFSET),
+                    frame.getLong(WireFormat.SOURCE_TIME_OFFSET), frame.getLong(WireFormat.DEADLINE_OFFSET));
+            if (queued < 0) {
+                handoffCounters.refused(queued);
             }
         } finally {
             frame.release();
         }
-        if (++handedOffSinceDrain == DRAIN_BATCH) {
-            handedOffSinceDrain = 0;
-            drainTouched();
+    }
+
+    /**
+     * Queues control-plane changes for the data path and wakes it; they apply there in order, a
+     * bounded number per duty cycle. Waits while the queue is full (back-pressure on the control
+     * channel); never call it on the data-path loop.
+     *
+     * @param listener told on the data-path loop what became of each command, or {@code null}
+     * @throws IllegalStateException if the data path took nothing for {@link #SUBMIT_TIMEOUT_NANOS}
+     */
+    void submit(List<FlowCommand> commands, ForwardingEngine.CommandListener listener) {
+        if (loop.inEventLoop()) {
+            throw new IllegalStateException("flow commands are submitted from the control plane, not the data path");
+        }
+        try {
+            for (FlowCommand c : commands) {
+                if (!engine.submit(c, listener)) { // full: let the data path catch up
+                    signalCommands();
+                    if (!engine.submit(c, listener, SUBMIT_TIMEOUT_NANOS)) {
+                        throw new IllegalStateException("the data path took no flow command for "
+                                + TimeUnit.NANOSECONDS.toSeconds(SUBMIT_TIMEOUT_NANOS) + " s");
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while queueing flow commands", e);
+        }
+        signalCommands();
+    }
+
+    private void signalCommands() {
+        if (!commandsSignalled.getAndSet(true)) {
+            loop.execute(commandTask);
         }
     }
 
-    /** Applies control-plane changes on the data-path loop. */
-    void submit(List<FlowCommand> commands) {
-        submit(commands, null);
-    }
-
-    /** Applies changes on the data-path loop, telling {@code listener} what became of each. */
-    void submit(List<FlowCommand> commands, ForwardingEngine.CommandListener listener) {
-        loop.execute(() -> {
-            commands.forEach(engine::submit);
-            engine.applyCommands(clock.nanos(), listener);
-            drainAll();
-        });
-    }
-
-    /** Periodic work: estimator ticks. */
-    void tick() {
-        engine.tick(clock.nanos());
+    private void onCommands() {
+        commandsSignalled.set(false); // before the cycle: commands queued from now on signal again
+        cycle();
     }
 
     /** Frames other loops have handed to this one so far. */
@@ -169,9 +224,9 @@ final class DataPath {
         return n;
     }
 
+    /** Stops the wake-ups and releases every queued buffer; on the data-path loop. */
     void discard() {
-        for (EgressLink l : links) {
-            l.discard();
-        }
+        wakeups.close();
+        agent.close();
     }
 }

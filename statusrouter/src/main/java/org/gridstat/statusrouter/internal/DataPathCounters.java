@@ -4,34 +4,41 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.core.egress.LinkCounter;
+import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.sched.LinkStatistics;
 import org.gridstat.core.stats.CounterArray;
+import org.gridstat.core.stats.CounterSnapshot;
 import org.gridstat.core.wire.RejectReason;
 import org.gridstat.statusrouter.api.RouterCounters;
 
-/** The counters of one ingress channel: written by its event loop only. */
+/** The counters of one ingress socket: written by its event loop only. */
 final class DataPathCounters {
-    private static final int RECEIVED = 0;
-    private static final int HANDOFF_DROPS = 1;
-    private static final int RECEIVE_ERRORS = 2;
-    private static final int FIRST_REJECT = 3;
+    private static final int FIRST_REJECT = IngressCounter.values().length;
 
     private final CounterArray counters = new CounterArray(FIRST_REJECT + RejectReason.values().length);
 
     void received() {
-        counters.increment(RECEIVED);
+        counters.increment(IngressCounter.RECEIVED.ordinal());
     }
 
     void handoffDropped() {
-        counters.increment(HANDOFF_DROPS);
+        counters.increment(IngressCounter.HANDOFF_DROPS.ordinal());
     }
 
     void receiveError() {
-        counters.increment(RECEIVE_ERRORS);
+        counters.increment(IngressCounter.RECEIVE_ERRORS.ordinal());
     }
 
     void dropped(RejectReason reason) {
         counters.increment(FIRST_REJECT + reason.ordinal());
+    }
+
+    /** A frame the forwarding engine refused, by its code. */
+    void refused(int code) {
+        dropped(code == ForwardingEngine.SOURCE_TIME_AHEAD ? RejectReason.SOURCE_TIME_AHEAD
+                : code == ForwardingEngine.SOURCE_TIME_STALE ? RejectReason.SOURCE_TIME_STALE
+                : RejectReason.UNKNOWN_VARIABLE);
     }
 
     /** Sums the ingress counters with the data path's into one snapshot. */
@@ -43,17 +50,16 @@ final class DataPathCounters {
         long emulationLost = 0;
         Map<RejectReason, Long> dropped = new EnumMap<>(RejectReason.class);
         Map<String, LinkStatistics> links = new LinkedHashMap<>();
-        for (EgressLink l : path.links) {
-            forwarded += l.sent();
-            sendErrors += l.sendErrors();
-            emulationLost += l.emulationLost();
-        }
         for (int i = 0; i < path.links.length; i++) {
+            CounterSnapshot<LinkCounter> c = path.agent.pump(i).counters();
+            forwarded += c.get(LinkCounter.SENT);
+            sendErrors += c.get(LinkCounter.SEND_ERRORS);
+            emulationLost += c.get(LinkCounter.EMULATION_LOST) + c.get(LinkCounter.DELAY_LINE_FULL);
             links.put(path.links[i].config.name, path.engine.statistics(i));
         }
         for (DataPathCounters c : all) {
-            received += c.counters.get(RECEIVED);
-            handoffDrops += c.counters.get(HANDOFF_DROPS);
+            received += c.counters.get(IngressCounter.RECEIVED.ordinal());
+            handoffDrops += c.counters.get(IngressCounter.HANDOFF_DROPS.ordinal());
             for (RejectReason r : RejectReason.values()) {
                 long n = c.counters.get(FIRST_REJECT + r.ordinal());
                 if (n != 0) {

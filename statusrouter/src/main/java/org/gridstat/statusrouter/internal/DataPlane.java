@@ -18,7 +18,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.ArrayList;
@@ -28,7 +27,9 @@ import java.util.concurrent.TimeUnit;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.time.Clock;
+import org.gridstat.core.time.NanoClock;
 import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.time.SystemNanoClock;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +49,8 @@ final class DataPlane implements AutoCloseable {
     private final RouterSettings settings;
     private final EventLoopGroup group;
     private final boolean epoll;
-    private final Clock clock;
+    private final NanoClock monoClock;
+    private final Clock epochClock;
     private final List<EpollIngressSocket> ingressSockets = new ArrayList<>();
     private final List<Channel> ingressChannels = new ArrayList<>();
     private final List<Channel> egress = new ArrayList<>();
@@ -57,21 +59,22 @@ final class DataPlane implements AutoCloseable {
     private HandoffSignal handoffSignal;
     private InetSocketAddress localAddress;
     private DataPath dataPath;
-    private ScheduledFuture<?> ticker;
 
-    private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, Clock clock) {
+    private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, NanoClock monoClock,
+                      Clock epochClock) {
         this.settings = settings;
         this.epoll = epoll;
         this.group = group;
-        this.clock = clock;
+        this.monoClock = monoClock;
+        this.epochClock = epochClock;
     }
 
     /** Binds the data port, connects the out-links and starts forwarding. */
     static DataPlane start(RouterSettings settings) {
-        return start(settings, SystemClock.INSTANCE);
+        return start(settings, SystemNanoClock.INSTANCE, SystemClock.INSTANCE);
     }
 
-    static DataPlane start(RouterSettings settings, Clock clock) {
+    static DataPlane start(RouterSettings settings, NanoClock monoClock, Clock epochClock) {
         boolean epoll = chooseEpoll(settings.transport);
         IoHandlerFactory io;
         if (settings.busyPoll) {
@@ -87,7 +90,7 @@ final class DataPlane implements AutoCloseable {
                     settings.nodeId, settings.eventLoops);
         }
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory("gridstat-" + settings.nodeId), io);
-        DataPlane plane = new DataPlane(settings, epoll, group, clock);
+        DataPlane plane = new DataPlane(settings, epoll, group, monoClock, epochClock);
         try {
             plane.open(loops);
         } catch (RuntimeException e) {
@@ -125,8 +128,25 @@ final class DataPlane implements AutoCloseable {
         dataLoop = eventLoops.get(0);
         DataPathCounters handoffCounters = new DataPathCounters();
         counters.add(handoffCounters);
-        dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, clock, handoffCounters));
+        dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, monoClock, epochClock, handoffCounters));
 
+        // Out-links first, so nothing read can find a link without its socket. They only send:
+        // connected to their neighbour, they read nothing (a neighbour's frames arrive at its data
+        // port), and a closed port's ICMP error surfaces as a send error.
+        for (int i = 0; i < dataPath.links.length; i++) {
+            LinkTransmitter link = dataPath.links[i];
+            Channel ch = new Bootstrap().group(dataLoop)
+                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                    .option(ChannelOption.AUTO_CLOSE, false)
+                    .option(ChannelOption.AUTO_READ, false)
+                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
+                    .handler(link)
+                    .connect(resolve(link.config.address)).syncUninterruptibly().channel();
+            link.attach(ch);
+            egress.add(ch);
+        }
+        dataLoop.submit(dataPath::start).syncUninterruptibly();
         if (epoll && loops > 1) {
             handoffSignal = HandoffSignal.open(dataLoop, dataPath::drainHandoff);
             dataPath.signalHandoffsWith(handoffSignal);
@@ -154,23 +174,6 @@ final class DataPlane implements AutoCloseable {
                 localAddress = (InetSocketAddress) ch.localAddress();
             }
         }
-        // Out-links only send: connected to their neighbour, they read nothing (a neighbour's
-        // frames arrive at its data port), and a closed port's ICMP error surfaces as a send error.
-        for (int i = 0; i < dataPath.links.length; i++) {
-            EgressLink link = dataPath.links[i];
-            Channel ch = new Bootstrap().group(dataLoop)
-                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
-                    .option(ChannelOption.AUTO_CLOSE, false)
-                    .option(ChannelOption.AUTO_READ, false)
-                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
-                    .handler(link)
-                    .connect(resolve(link.config.address)).syncUninterruptibly().channel();
-            link.attach(ch);
-            egress.add(ch);
-        }
-        long period = settings.estimator.periodNanos();
-        ticker = dataLoop.scheduleAtFixedRate(dataPath::tick, period, period, TimeUnit.NANOSECONDS);
         LOG.info("router {} forwarding on {} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
                 localAddress(), epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
                 dataPath.links.length, settings.flows.size());
@@ -198,7 +201,7 @@ final class DataPlane implements AutoCloseable {
 
     /** Queues flow changes for the data path; they apply on its loop, in order. */
     void submit(List<FlowCommand> commands) {
-        dataPath.submit(commands);
+        dataPath.submit(commands, null);
     }
 
     /** As {@link #submit(List)}, telling {@code listener} (on the data-path loop) what became of each. */
@@ -233,13 +236,7 @@ final class DataPlane implements AutoCloseable {
                 handoffSignal.close();
             }
             if (dataPath != null && !dataLoop.isShuttingDown()) {
-                dataLoop.submit(() -> {
-                    if (ticker != null) {
-                        ticker.cancel(false);
-                    }
-                    dataPath.discard();
-                    dataPath.engine.close();
-                }).syncUninterruptibly();
+                dataLoop.submit(dataPath::discard).syncUninterruptibly();
             }
             for (Channel ch : egress) {
                 ch.close().syncUninterruptibly();

@@ -4,15 +4,14 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import org.gridstat.core.wire.FrameAdmission;
 import org.gridstat.core.wire.RejectReason;
-import org.gridstat.core.wire.StatusEventDecoder;
-import org.gridstat.core.wire.StatusEventEncoder;
-import org.gridstat.core.wire.WireFormat;
 
 /**
- * What a router does with each received datagram, whichever socket read it: validate it in a
- * scratch buffer, stamp the next hop count, and on the data-path loop copy the valid frame into a
- * pooled buffer of its own length and forward it; on another loop, queue its bytes in the loop's
+ * What a router does with each received datagram, whichever socket read it: admit it in a
+ * scratch buffer ({@link FrameAdmission}: validate, hop limit, stamp the next hop count), and on
+ * the data-path loop copy the valid frame into a pooled buffer of its own length and forward it
+ * in the duty cycle its read batch opened; on another loop, queue its bytes in the loop's
  * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason;
  * nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
  * frame's bytes, not a whole receive buffer. One instance per ingress socket, confined to that
@@ -25,11 +24,11 @@ final class FrameIntake {
     private final DataPath dataPath;
     private final DataPathCounters counters;
     private final ByteBufAllocator allocator;
-    private final StatusEventDecoder decoder = new StatusEventDecoder();
-    private final StatusEventEncoder encoder = new StatusEventEncoder();
+    private final FrameAdmission admission = new FrameAdmission();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(DATAGRAM_BUFFER);
     private final ByteBuf scratchBuf = Unpooled.wrappedBuffer(scratch);
-    private int undrained;
+    /** A duty cycle is open on the data path for the current read batch. */
+    private boolean cycleOpen;
     /** Set on a loop other than the data path's: valid frames go there instead. */
     private final HandoffRing ring;
     private boolean handedOff;
@@ -78,21 +77,11 @@ final class FrameIntake {
     /** Takes the datagram of {@code length} bytes now in the scratch buffer. */
     void accept(int length) {
         counters.received();
-        if (length > WireFormat.MAX_FRAME_LENGTH) {
-            counters.dropped(RejectReason.OVERSIZE);
-            return;
-        }
-        RejectReason reason = decoder.wrap(scratch, 0, length);
+        RejectReason reason = admission.admit(scratch, 0, length);
         if (reason != RejectReason.NONE) {
             counters.dropped(reason);
             return;
         }
-        int hops = decoder.hopCount();
-        if (hops >= WireFormat.MAX_HOP_COUNT) {
-            counters.dropped(RejectReason.HOP_LIMIT);
-            return;
-        }
-        encoder.wrapExisting(scratch, 0).hopCount(hops + 1).seal();
         if (ring != null) {
             if (ring.offer(scratch, length)) {
                 handedOff = true;
@@ -101,29 +90,32 @@ final class FrameIntake {
             }
             return;
         }
+        if (!cycleOpen) {
+            cycleOpen = true;
+            dataPath.beginCycle();
+        }
         ByteBuf frame = allocator.directBuffer(length, length);
         try {
             frame.writeBytes(scratchBuf, 0, length);
-            if (dataPath.forward(frame, decoder.variableId(), decoder.sourceTimeNanos(), decoder.deadlineNanos()) < 0) {
-                counters.dropped(RejectReason.UNKNOWN_VARIABLE);
-            } else if (++undrained == DataPath.DRAIN_BATCH) {
-                undrained = 0;
-                dataPath.drainTouched();
+            int queued = dataPath.forward(frame, admission.variableId(), admission.sourceTimeNanos(),
+                    admission.deadlineNanos());
+            if (queued < 0) {
+                counters.refused(queued);
             }
         } finally {
             frame.release();
         }
     }
 
-    /** After a batch of reads: sends what the frames taken since the last drain made ready. */
+    /** After a batch of reads: closes the duty cycle the batch opened, or tells the data path of hand-offs. */
     void readComplete() {
         if (handedOff) {
             handedOff = false;
             dataPath.handedOff();
         }
-        if (undrained > 0) {
-            undrained = 0;
-            dataPath.drainTouched();
+        if (cycleOpen) {
+            cycleOpen = false;
+            dataPath.endCycle();
         }
     }
 }

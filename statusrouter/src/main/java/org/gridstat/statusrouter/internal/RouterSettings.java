@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.SourceTimeTrust;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.sched.EstimatorSettings;
@@ -32,10 +33,13 @@ final class RouterSettings {
     final int maxFlowsPerLink;
     /** The event loops poll instead of sleeping: see {@link #busyPolling(boolean)}. */
     final boolean busyPoll;
+    /** How far received source timestamps are trusted: see {@link #trusting(SourceTimeTrust)}. */
+    final SourceTimeTrust sourceTimeTrust;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
-                           EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll) {
+                           EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
+                           SourceTimeTrust sourceTimeTrust) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -46,6 +50,7 @@ final class RouterSettings {
         this.estimator = estimator;
         this.maxFlowsPerLink = maxFlowsPerLink;
         this.busyPoll = busyPoll;
+        this.sourceTimeTrust = sourceTimeTrust;
     }
 
     /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
@@ -163,7 +168,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT);
     }
 
     /**
@@ -174,6 +179,15 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on);
+                maxFlowsPerLink, on, sourceTimeTrust);
+    }
+
+    /**
+     * These settings with received source timestamps trusted within {@code trust}: a frame
+     * stamped further ahead of the router's epoch clock, or older, is dropped and counted.
+     */
+    RouterSettings trusting(SourceTimeTrust trust) {
+        return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, trust);
     }
 }

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.SourceTimeTrust;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.gridstat.statusrouter.api.StatusRouter;
 import org.osgi.service.component.annotations.Activate;
@@ -62,6 +63,10 @@ public final class StatusRouterComponent implements StatusRouter {
         double estimator_weight() default 0.5;
 
         int max_flows_per_link() default 1024;
+
+        long source_time_ahead_ms() default 2000;
+
+        long source_time_max_age_ms() default 10000;
     }
 
     private final RouterSettings settings;
@@ -74,12 +79,21 @@ public final class StatusRouterComponent implements StatusRouter {
             this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
                     config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link())
-                    .busyPolling(config.busy_poll());
+                    .busyPolling(config.busy_poll())
+                    .trusting(sourceTimeTrust(config));
             this.dataPlane = DataPlane.start(settings);
             this.control = startControl(config.broker_address(), config.report_period_ms());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
+        }
+    }
+
+    private static SourceTimeTrust sourceTimeTrust(Config config) {
+        try {
+            return new SourceTimeTrust(config.source_time_ahead_ms() * 1_000_000L, config.source_time_max_age_ms() * 1_000_000L);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("source.time.ahead.ms / source.time.max.age.ms: " + e.getMessage(), e);
         }
     }
 

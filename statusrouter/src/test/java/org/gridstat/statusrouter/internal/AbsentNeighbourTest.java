@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
 import org.gridstat.client.Subscriber;
+import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.junit.jupiter.api.Test;
@@ -27,14 +28,14 @@ class AbsentNeighbourTest {
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(1), ServiceClass.BE, null);
             for (int i = 0; i < 20; i++) {
-                p.publish(i, i);
+                p.publish(i, SystemClock.INSTANCE.nanos());
                 Thread.sleep(2); // each send may draw an ICMP port-unreachable back
             }
             Thread.sleep(100);
             List<Long> got = new CopyOnWriteArrayList<>();
             try (Subscriber late = Subscriber.open(new InetSocketAddress("127.0.0.1", port), e -> got.add(e.sequence()))) {
                 for (int i = 20; i < 40; i++) {
-                    p.publish(i, i);
+                    p.publish(i, SystemClock.INSTANCE.nanos());
                 }
                 long deadline = System.nanoTime() + 5_000_000_000L;
                 while (!got.contains(39L) && System.nanoTime() < deadline) {

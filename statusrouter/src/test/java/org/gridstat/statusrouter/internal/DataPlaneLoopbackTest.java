@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
 import org.gridstat.client.Subscriber;
+import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.wire.RejectReason;
@@ -43,12 +44,12 @@ class DataPlaneLoopbackTest {
                 Random random = new Random(7);
                 int garbage = 0;
                 for (int i = 0; i < 1000; i++) {
-                    p.publish(i, i);
+                    p.publish(i, SystemClock.INSTANCE.nanos());
                     if (i % 10 == 0) {
                         byte[] junk = new byte[random.nextInt(1600)];
                         random.nextBytes(junk);
                         attacker.write(ByteBuffer.wrap(junk));
-                        unknown.publish(i, i);
+                        unknown.publish(i, SystemClock.INSTANCE.nanos());
                         garbage++;
                     }
                     if (i % 50 == 0) {

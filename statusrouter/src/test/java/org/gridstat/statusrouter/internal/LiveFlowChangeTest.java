@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
 import org.gridstat.client.Subscriber;
+import org.gridstat.core.forward.SourceTimeTrust;
 import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
@@ -29,7 +30,7 @@ class LiveFlowChangeTest {
              DataPlane router = DataPlane.start(RouterSettings.of("live", "127.0.0.1:0", 1, "auto", 1 << 20,
                      new String[] {"name=sub address=127.0.0.1:" + sub.localAddress().getPort()},
                      new String[] {"id=5 variable=9 link=sub class=HRT assured=20000 rates=60 publisher=60"},
-                     new String[0], S, 0.5, 16));
+                     new String[0], S, 0.5, 16).trusting(new SourceTimeTrust(Long.MAX_VALUE, Long.MAX_VALUE))); // a replayed timeline
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(9), ServiceClass.HRT, null);
             SampleGrid sixty = SampleGrid.ofRate(60);

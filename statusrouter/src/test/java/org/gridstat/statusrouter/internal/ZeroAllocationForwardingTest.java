@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
+import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.junit.jupiter.api.Assumptions;
@@ -107,7 +108,7 @@ class ZeroAllocationForwardingTest {
     private static void publish(List<Publication> p, DataPlane plane, int n) throws Exception {
         long start = plane.counters().received();
         for (int i = 0; i < n; i++) {
-            p.get(i % p.size()).publish(i, i);
+            p.get(i % p.size()).publish(i, SystemClock.INSTANCE.nanos());
             if (i % 64 == 63) {
                 Thread.sleep(1); // keep the router's socket buffer from overflowing
             }
