@@ -199,4 +199,100 @@ class ForwardingEngineTest {
         assertEquals(3, engine.statistics(0).flow(1).queue().overflowDrops());
         assertEquals(2, refs.outstanding(), "only the two queued copies still hold references");
     }
+
+    @Test
+    void aFrameStampedAnHourAheadIsRefusedAndTheOnTimeSamplesAfterItAllPass() {
+        // Variable 7 at 60 Hz with a 30 Hz subscription on link 0 and a 60 Hz one on link 1.
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT, 30)));
+        engine.submit(FlowCommand.install(flow(2, 1, 7, 1, ServiceClass.HRT, 60)));
+        engine.applyCommands(T0);
+        String forged = "forged";
+        assertEquals(ForwardingEngine.SOURCE_TIME_AHEAD, engine.forward(7, T0 + 3_600 * S, 0, forged, 260, T0, T0));
+        assertEquals(ForwardingEngine.SOURCE_TIME_STALE, engine.forward(7, T0 - 3_600 * S, 0, forged, 260, T0, T0));
+        SampleGrid sixty = SampleGrid.ofRate(60);
+        List<String> onA = new java.util.ArrayList<>();
+        List<String> onB = new java.util.ArrayList<>();
+        long t = T0 + S; // a whole second: a point of every grid
+        for (int i = 0; i < 300; i++, t = sixty.next(t)) {
+            String ev = "s" + i;
+            refs.retain(ev);
+            engine.forward(7, t, t + 50_000_000L, ev, 260, t, t);
+            refs.release(ev);
+            drain(0, t, onA);
+            drain(1, t, onB);
+        }
+        assertEquals(300, onB.size(), "every on-time sample passes the 60 Hz link");
+        assertEquals(150, onA.size(), "and one in two the 30 Hz link");
+        ForwardingCounters c = engine.counters();
+        assertEquals(1, c.get(EngineCounter.SOURCE_TIME_AHEAD));
+        assertEquals(1, c.get(EngineCounter.SOURCE_TIME_STALE));
+        assertEquals(0, refs.outstanding());
+    }
+
+    @Test
+    void aDeadlineNearTheEndOfTimeNeitherWrapsNorLivesForever() {
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT)));
+        engine.applyCommands(T0);
+        refs.retain("ancient");
+        // Deadline Long.MIN_VALUE + 1 less a 5 ms budget must stay in the past, not wrap to "never".
+        assertEquals(1, engine.forward(7, T0, Long.MIN_VALUE + 1, "ancient", 260, T0, T0));
+        refs.release("ancient");
+        assertNull(engine.dequeue(0, T0), "already expired: dropped at the head");
+        assertEquals(1, engine.statistics(0).flow(1).queue().deadlineMisses());
+        refs.retain("far");
+        assertEquals(1, engine.forward(7, T0, Long.MAX_VALUE, "far", 260, T0, T0));
+        refs.release("far");
+        List<String> sent = new java.util.ArrayList<>();
+        drain(0, T0 + 3_600 * S, sent);
+        assertEquals(List.of("far"), sent, "a deadline at the end of time never expires and never overflows");
+        assertEquals(0, refs.outstanding());
+    }
+
+    @Test
+    void aSecondFlowOfAVariableOnTheSameLinkIsRefused() {
+        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT, 60)));
+        engine.submit(FlowCommand.install(flow(2, 1, 7, 0, ServiceClass.BE, 20)));
+        engine.submit(FlowCommand.install(flow(3, 1, 7, 1, ServiceClass.BE, 20)));
+        engine.applyCommands(T0);
+        assertEquals(1, engine.counters().commandsRejected());
+        assertTrue(engine.lastRejection().contains("already has flow 1 on out-link 0"), engine.lastRejection());
+        refs.retain("x");
+        assertEquals(2, engine.forward(7, T0, 0, "x", 260, T0, T0), "one copy per link, whatever was asked");
+        refs.release("x");
+        // Moving the flow's variable is a change of the same flow, not a second one.
+        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.LRT, 60)));
+        engine.applyCommands(T0);
+        assertEquals(1, engine.counters().commandsRejected());
+        drain(0, T0, new java.util.ArrayList<>());
+        drain(1, T0, new java.util.ArrayList<>());
+        assertEquals(0, refs.outstanding());
+    }
+
+    @Test
+    void rememberedRemovalsAreBoundedAndKeepTheMostRecent() {
+        RemovedVersions r = new RemovedVersions(3);
+        for (long id = 1; id <= 5; id++) {
+            r.remember(id, 10 + id);
+        }
+        assertEquals(3, r.size(), "bounded");
+        assertEquals(0, r.versionOf(1), "the oldest are forgotten");
+        assertEquals(0, r.versionOf(2));
+        assertEquals(15, r.versionOf(5));
+        r.forget(4);
+        r.remember(4, 40); // re-remembered: its older ring entry must not evict it
+        r.remember(6, 16);
+        r.remember(7, 17);
+        assertEquals(40, r.versionOf(4), "the newer removal of flow 4 survives its older entry's eviction");
+    }
+
+    @Test
+    void aFullCommandQueueRefusesInsteadOfGrowing() {
+        ForwardingEngine<String> small = new ForwardingEngine<>(List.of(LinkSpec.withDefaultShares(10_000_000)), 16, refs,
+                EstimatorSettings.DEFAULT, SourceTimeTrust.DEFAULT, 2, T0);
+        assertTrue(small.submit(FlowCommand.remove(1, 1)));
+        assertTrue(small.submit(FlowCommand.remove(2, 1)));
+        assertFalse(small.submit(FlowCommand.remove(3, 1)), "the third does not fit");
+        assertEquals(1, small.applyCommands(T0, 1), "a limit per call");
+        assertTrue(small.submit(FlowCommand.remove(3, 1)), "room again");
+    }
 }

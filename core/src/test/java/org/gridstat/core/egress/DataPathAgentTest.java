@@ -1,0 +1,159 @@
+package org.gridstat.core.egress;
+
+import static org.gridstat.core.egress.AgentHarness.MS;
+import static org.gridstat.core.egress.AgentHarness.S;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.gridstat.core.egress.AgentHarness.Sent;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+import org.junit.jupiter.api.Test;
+
+/** The data path's duty cycle, stepped by hand on a manual clock. */
+class DataPathAgentTest {
+    /** 260,000 B/s: one 260-byte event per millisecond. */
+    private static final long CAPACITY = 260_000;
+    private static final long BURST = 1_472;
+
+    /**
+     * Departure times of {@code n} 260-byte events all queued at {@code start} on an exact token
+     * bucket (rate {@code CAPACITY}, depth {@code BURST}, full at the start): an event leaves as
+     * soon as the bucket is not in debt, and its bytes are charged when it leaves.
+     */
+    private static List<Long> tokenBucket(long start, int n) {
+        List<Long> out = new ArrayList<>();
+        double tokens = BURST;
+        long last = start;
+        for (int i = 0; i < n; i++) {
+            long t = last;
+            if (tokens < 0) {
+                t = last + (long) Math.ceil(-tokens / (CAPACITY / 1e9));
+                tokens = Math.min(BURST, tokens + (t - last) * (CAPACITY / 1e9));
+            }
+            out.add(t);
+            tokens -= 260;
+            last = t;
+        }
+        return out;
+    }
+
+    private static List<Long> times(List<Sent> sent, long origin) {
+        return sent.stream().map(s -> s.at() - origin).toList();
+    }
+
+    @Test
+    void aPacedLinkSendsAtTheTokenBucketsTimesWakingExactlyWhenNeeded() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST));
+        h.install(1, 7, 0, ServiceClass.BE, 64);
+        long start = h.clock.nanoTime();
+        Object[] burst = new Object[2 * 20];
+        for (int i = 0; i < 20; i++) {
+            burst[2 * i] = 7L;
+            burst[2 * i + 1] = "e" + i;
+        }
+        h.cycle(burst);
+        assertEquals(6, h.links.get(0).sent.size(), "the burst's worth leaves in the first cycle");
+        assertTrue(h.wakeups.requested > start, "and the agent asks to come back when the next may go");
+        h.runUntil(start + 20 * MS);
+        List<Long> expected = tokenBucket(0, 20);
+        assertEquals(expected, times(h.links.get(0).sent, start));
+        for (int i = 0; i < 20; i++) {
+            assertEquals("e" + i, h.links.get(0).sent.get(i).event(), "in order");
+        }
+    }
+
+    @Test
+    void aWallClockStepBackNeitherStallsNorBurstsALink() {
+        List<List<Long>> runs = new ArrayList<>();
+        for (long step : new long[] {0, -S, +S}) {
+            AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST));
+            h.install(1, 7, 0, ServiceClass.BE, 64);
+            long start = h.clock.nanoTime();
+            for (int i = 0; i < 20; i++) {
+                h.cycle(7L, "e" + i);
+            }
+            h.runUntil(start + 5 * MS);
+            h.clock.stepWall(step); // NTP steps the host's clock mid-stream
+            h.runUntil(start + 30 * MS);
+            runs.add(times(h.links.get(0).sent, start));
+        }
+        assertEquals(20, runs.get(0).size());
+        assertEquals(runs.get(0), runs.get(1), "a 1 s step back changes no departure");
+        assertEquals(runs.get(0), runs.get(2), "nor does a 1 s step forward");
+    }
+
+    @Test
+    void aLargeResyncIsAppliedSixtyFourCommandsACycleWhileForwardingGoesOn() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
+        h.install(1, 7, 0, ServiceClass.HRT, 64);
+        for (int i = 0; i < 1_000; i++) {
+            assertTrue(h.engine.submit(FlowCommand.install(new FlowEntry(1, 1_000 + i, 0,
+                    FlowSpec.of(100 + i, ServiceClass.BE, 1_000, 10_000), new long[0], 0, 0))));
+        }
+        int cycles = 0;
+        long before = h.engine.counters().commandsApplied();
+        while (h.engine.hasCommands()) {
+            h.cycle(7L, "hrt" + cycles);
+            cycles++;
+            long applied = h.engine.counters().commandsApplied();
+            assertTrue(applied - before <= 64, "at most 64 commands a cycle, got " + (applied - before));
+            before = applied;
+            assertEquals(cycles, h.links.get(0).sent.size(), "the event of each cycle left in that cycle");
+            if (h.engine.hasCommands()) {
+                assertEquals(h.clock.nanoTime(), h.wakeups.requested, "commands left: the agent asks to run again at once");
+            }
+        }
+        assertEquals(16, cycles, "1,000 commands in cycles of 64");
+        assertEquals(1_001, h.engine.flows().size());
+    }
+
+    @Test
+    void aFullTransmitterPausesItsLinkUntilItDrains() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
+        h.install(1, 7, 0, ServiceClass.BE, 64);
+        AgentHarness.FakeTransmitter tx = h.links.get(0);
+        tx.room = 3;
+        Object[] five = {7L, "a", 7L, "b", 7L, "c", 7L, "d", 7L, "e"};
+        h.cycle(five);
+        assertEquals(3, tx.sent.size(), "stopped when the socket buffer filled");
+        h.cycle();
+        assertEquals(3, tx.sent.size(), "a cycle while still full sends nothing");
+        tx.room = 100;
+        h.agent.linkWritable(0);
+        h.cycle();
+        assertEquals(List.of("a", "b", "c", "d", "e"), tx.sent.stream().map(Sent::event).toList());
+        assertEquals(List.of(), h.refs.released, "nothing dropped");
+    }
+
+    @Test
+    void anIdleAgentWakesForItsEstimatorPeriodOnly() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST));
+        long start = h.clock.nanoTime();
+        h.cycle();
+        assertEquals(start + S, h.wakeups.requested);
+        h.runUntil(start + S);
+        assertEquals(start + 2 * S, h.wakeups.requested, "the next period");
+    }
+
+    @Test
+    void eachLinkIsPumpedWhenItsOwnTimeComes() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST), AgentHarness.link(CAPACITY * 2, BURST));
+        h.install(1, 7, 0, ServiceClass.BE, 64);
+        h.install(2, 7, 1, ServiceClass.BE, 64);
+        long start = h.clock.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            h.cycle(7L, "e" + i);
+        }
+        h.runUntil(start + 20 * MS);
+        List<Long> slow = times(h.links.get(0).sent, start);
+        List<Long> fast = times(h.links.get(1).sent, start);
+        assertEquals(10, slow.size());
+        assertEquals(10, fast.size());
+        assertEquals(tokenBucket(0, 10), slow);
+        assertTrue(fast.get(9) < slow.get(9), "the faster link finishes first: " + fast + " vs " + slow);
+    }
+}
