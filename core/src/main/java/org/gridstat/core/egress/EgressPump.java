@@ -87,7 +87,7 @@ public final class EgressPump<E> {
             send(event);
             return true;
         }
-        long arrival = emulator.transmit(now); // PENDING bytes: sizeOf.applyAsInt(event)
+        long arrival = emulator.transmit(now, sizeOf.applyAsInt(event));
         if (arrival == LinkEmulator.LOST) {
             counters.increment(LinkCounter.EMULATION_LOST.ordinal());
             releaser.release(event);

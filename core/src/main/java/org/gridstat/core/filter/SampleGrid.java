@@ -1,5 +1,7 @@
 package org.gridstat.core.filter;
 
+import org.gridstat.core.time.Saturating;
+
 /**
  * The instants at which a periodic stream samples, aligned to absolute time so that every
  * publisher and every router agrees on them.
@@ -57,26 +59,36 @@ public final class SampleGrid {
         return perSecond;
     }
 
-    /** The latest grid point at or before {@code t}. */
+    /**
+     * The latest grid point at or before {@code t}; {@link Long#MIN_VALUE} if none is representable.
+     * Computed as {@code t} less its distance past the point, so no instant overflows.
+     */
     public long floor(long t) {
-        if (perSecond == 0) {
-            return Math.floorDiv(t, intervalNanos) * intervalNanos;
-        }
-        long s = Math.floorDiv(t, SECOND);
-        long frac = t - s * SECOND;
-        long j = frac * perSecond / SECOND;
-        return s * SECOND + ceilDiv(j * SECOND, perSecond);
+        return Saturating.subtract(t, sincePoint(t));
     }
 
-    /** The earliest grid point strictly after {@code t}: when a publisher takes its next sample. */
+    /**
+     * The earliest grid point strictly after {@code t}: when a publisher takes its next sample;
+     * {@link Long#MAX_VALUE} if none is representable.
+     */
     public long next(long t) {
         if (perSecond == 0) {
-            return Math.floorDiv(t, intervalNanos) * intervalNanos + intervalNanos;
+            return Saturating.add(t, intervalNanos - Math.floorMod(t, intervalNanos));
         }
-        long s = Math.floorDiv(t, SECOND);
-        long frac = t - s * SECOND;
+        long frac = Math.floorMod(t, SECOND);
         long j = frac * perSecond / SECOND + 1;
-        return j == perSecond ? (s + 1) * SECOND : s * SECOND + ceilDiv(j * SECOND, perSecond);
+        long point = j == perSecond ? SECOND : ceilDiv(j * SECOND, perSecond);
+        return Saturating.add(t, point - frac);
+    }
+
+    /** How far {@code t} lies past the latest grid point at or before it. */
+    private long sincePoint(long t) {
+        if (perSecond == 0) {
+            return Math.floorMod(t, intervalNanos);
+        }
+        long frac = Math.floorMod(t, SECOND);
+        long j = frac * perSecond / SECOND;
+        return frac - ceilDiv(j * SECOND, perSecond);
     }
 
     private static long ceilDiv(long a, long b) {

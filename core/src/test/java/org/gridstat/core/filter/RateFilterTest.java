@@ -58,6 +58,21 @@ class RateFilterTest {
         return wanted;
     }
 
+    /** Compares two runs of samples, naming the first difference rather than printing thousands of stamps. */
+    private static void assertSameSamples(List<Long> expected, List<Long> actual, String what) {
+        int n = Math.min(expected.size(), actual.size());
+        int i = 0;
+        while (i < n && expected.get(i).equals(actual.get(i))) {
+            i++;
+        }
+        if (i < n || expected.size() != actual.size()) {
+            fail(what + ": expected " + expected.size() + " samples, got " + actual.size()
+                    + "; first difference at #" + i
+                    + (i < expected.size() ? " (expected " + expected.get(i) + ")" : "")
+                    + (i < actual.size() ? " (got " + actual.get(i) + ")" : ""));
+        }
+    }
+
     private static long interval(int hz) {
         return SampleGrid.ofRate(hz).intervalNanos();
     }
@@ -132,12 +147,141 @@ class RateFilterTest {
         assertEquals(600, points.size(), "each forwarded sample serves a different 30 Hz point");
     }
 
+    /**
+     * A jittery 60 Hz publisher: each sample stamped within ±40 % of a period of its grid point,
+     * and one in {@code stallEvery} stamped 50-90 % of a period late (the publisher stalled before
+     * it read its clock). Seeded, so every run sees the same stamps.
+     */
+    private static List<Long> jittery(int count, long seed, int stallEvery) {
+        Random random = new Random(seed);
+        SampleGrid g = SampleGrid.ofRate(60);
+        long period = g.intervalNanos();
+        List<Long> out = new ArrayList<>(count);
+        long t = T0;
+        for (int i = 0; i < count; i++) {
+            double jitter = stallEvery > 0 && random.nextInt(stallEvery) == 0
+                    ? 0.5 + 0.4 * random.nextDouble()
+                    : (random.nextDouble() * 2 - 1) * 0.4;
+            out.add(t + (long) (jitter * period));
+            t = g.next(t);
+        }
+        return out;
+    }
+
     @Test
-    void aSubscriberAtThePublishersRateGetsEverySampleAndLateCopiesNone() {
-        List<Long> samples = publish(60, T0, 2);
-        RateFilter f = new RateFilter(new long[] {interval(60)}, interval(60));
-        assertEquals(samples, filter(f, samples));
-        assertFalse(f.accept(samples.get(5)), "an old copy arriving late is not forwarded again");
+    void aSubscriberAtThePublishersRateGetsEverySampleOfAJitteryPublisher() {
+        // 330 s at 60 Hz; the stalled stamps once consumed the next grid point (5 of 19,800 lost).
+        for (int stallEvery : new int[] {0, 4000}) {
+            List<Long> samples = jittery(19_800, 7, stallEvery);
+            RateFilter f = new RateFilter(new long[] {interval(60)}, interval(60));
+            assertSameSamples(samples, filter(f, samples), "stalls: one in " + stallEvery);
+        }
+    }
+
+    @Test
+    void aLinkThatAlsoCarriesTheFullRatePassesEverything() {
+        List<Long> samples = jittery(1_200, 3, 100);
+        // 1 ns apart: the publisher's interval rounded down, the subscriber's to nearest.
+        RateFilter sixty = new RateFilter(new long[] {interval(10), 16_666_667L}, 16_666_666L);
+        assertSameSamples(samples, filter(sixty, samples), "60 Hz");
+        RateFilter faster = new RateFilter(new long[] {interval(120), interval(5)}, interval(60));
+        assertSameSamples(samples, filter(faster, samples), "120 Hz");
+    }
+
+    /**
+     * Stamps within half a period of their point are told apart exactly. A stamp further off looks
+     * like an early one for the next point: nothing that sees only stamps can tell which point it
+     * was taken for, which is why a link at the publisher's rate thins nothing.
+     */
+    @Test
+    void aJitteryPublisherThinnedToThirtyAndTwentyHertzServesEachPointOnceWithItsOwnSample() {
+        List<Long> samples = jittery(19_800, 11, 0);
+        SampleGrid sixty = SampleGrid.ofRate(60);
+        long period = interval(60);
+        int[][] links = {{30}, {20}, {30, 20}};
+        int[] points = {9_900, 6_600, 13_200}; // 330 s: 30/s, 20/s, 30 + 20 - 10 coinciding per second
+        for (int l = 0; l < links.length; l++) {
+            long[] intervals = new long[links[l].length];
+            for (int i = 0; i < intervals.length; i++) {
+                intervals[i] = interval(links[l][i]);
+            }
+            List<Long> passed = filter(new RateFilter(intervals, period), samples);
+            // Exactly the samples taken for a point of the link's grids: none skipped, none twice.
+            List<Long> due = new ArrayList<>();
+            long nominal = T0;
+            for (long t : samples) {
+                for (int hz : links[l]) {
+                    if (SampleGrid.ofRate(hz).floor(nominal) == nominal) {
+                        due.add(t);
+                        break;
+                    }
+                }
+                nominal = sixty.next(nominal);
+            }
+            assertEquals(points[l], due.size(), "grid points covered");
+            assertSameSamples(due, passed, "links " + java.util.Arrays.toString(links[l]));
+        }
+    }
+
+    @Test
+    void aFrameStampedAheadDoesNotBlockTheOnTimeSamplesAfterIt() {
+        for (long ahead : new long[] {4 * S, 3600 * S}) {
+            RateFilter f = new RateFilter(new long[] {interval(30)}, interval(60));
+            assertTrue(f.accept(T0 + ahead), "the router trusted it, so it goes");
+            List<Long> onTime = publish(60, T0, 5);
+            List<Long> due = new ArrayList<>();
+            for (int i = 0; i < onTime.size(); i += 2) {
+                due.add(onTime.get(i));
+            }
+            assertEquals(150, due.size());
+            assertSameSamples(due, filter(f, onTime), "after a frame " + ahead / S + " s ahead");
+        }
+    }
+
+    @Test
+    void aPublisherWhoseClockStepsBackPassesAgainWithinOneInterval() {
+        RateFilter f = new RateFilter(new long[] {interval(30)}, interval(60));
+        assertEquals(60, filter(f, publish(60, T0, 2)).size());
+        // The clock steps back 1 s: the next sample is stamped T0 + 1 s, and on from there.
+        List<Long> after = publish(60, T0 + S, 2);
+        List<Long> passed = filter(f, after);
+        assertEquals(after.get(0), passed.get(0), "the first sample after the step serves its point");
+        assertEquals(reference(after, interval(60) / 2, 30), new TreeSet<>(passed));
+        assertEquals(60, passed.size());
+    }
+
+    @Test
+    void lateCopiesWithinOneIntervalServeNothingAndAnOlderOneCostsOnlyItself() {
+        List<Long> samples = publish(60, T0, 1);
+        RateFilter f = new RateFilter(new long[] {interval(30)}, interval(60));
+        List<Long> upToTen = samples.subList(0, 11); // sample 10 is the 30 Hz point at T0 + 166.7 ms
+        assertEquals(List.of(upToTen.get(0), upToTen.get(2), upToTen.get(4), upToTen.get(6), upToTen.get(8),
+                upToTen.get(10)), filter(f, upToTen));
+        assertFalse(f.accept(samples.get(10)), "a copy of the last forwarded sample");
+        assertFalse(f.accept(samples.get(9)), "a copy of the sample before it");
+        assertFalse(f.accept(samples.get(8)), "a copy of the point one interval back");
+        // Two intervals back is what a clock step back looks like: the copy is forwarded ...
+        assertTrue(f.accept(samples.get(6)));
+        // ... but the stream it strayed from keeps its points: none served twice, none skipped.
+        assertFalse(f.accept(samples.get(11)), "still the 30 Hz point of sample 10");
+        assertTrue(f.accept(samples.get(12)));
+        assertFalse(f.accept(samples.get(13)));
+        assertTrue(f.accept(samples.get(14)));
+    }
+
+    @Test
+    void extremeTimestampsNeitherThrowNorPoisonTheState() {
+        for (long extreme : new long[] {Long.MAX_VALUE - 1, Long.MIN_VALUE + 1, Long.MAX_VALUE, Long.MIN_VALUE}) {
+            for (long[] intervals : new long[][] {{interval(30)}, {interval(25), 3 * S, S}}) {
+                RateFilter f = new RateFilter(intervals, interval(60));
+                List<Long> before = publish(60, T0, 1);
+                List<Long> expected = filter(new RateFilter(intervals, interval(60)), publish(60, T0, 3));
+                List<Long> passed = filter(f, before);
+                f.accept(extreme);
+                passed.addAll(filter(f, publish(60, T0 + S, 2)));
+                assertSameSamples(expected, passed, "around a sample at " + extreme);
+            }
+        }
     }
 
     @Test

@@ -50,6 +50,24 @@ class SampleGridTest {
     }
 
     @Test
+    void theEndsOfTimeSaturateInsteadOfWrapping() {
+        SampleGrid g = SampleGrid.ofRate(60);
+        assertEquals(9_223_372_036_850_000_000L, g.floor(Long.MAX_VALUE), "point 51 of the last second");
+        assertEquals(Long.MAX_VALUE, g.next(Long.MAX_VALUE - 1), "point 52 lies past the end");
+        assertEquals(Long.MIN_VALUE, g.floor(Long.MIN_VALUE + 1), "point 8 of the first second lies before it");
+        assertEquals(-9_223_372_036_850_000_000L, g.next(Long.MIN_VALUE), "point 9 does not");
+        for (SampleGrid other : new SampleGrid[] {SampleGrid.ofInterval(3 * S), SampleGrid.ofInterval(7_000_001L)}) {
+            for (long t : new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+                long floor = other.floor(t);
+                long next = other.next(t);
+                assertTrue(floor <= t && (floor == Long.MIN_VALUE || other.floor(floor) == floor),
+                        other + " floor of " + t);
+                assertTrue(next > t && other.floor(next) == next || next == Long.MAX_VALUE, other + " next of " + t);
+            }
+        }
+    }
+
+    @Test
     void tellsWholeRatesFromOthers() {
         assertEquals(60, SampleGrid.ofInterval(16_666_667L).wholeRate());
         assertEquals(120, SampleGrid.ofInterval(8_333_333L).wholeRate());

@@ -78,8 +78,8 @@ final class DataPath {
 
     private static LinkEmulator emulatorOf(OutLinkConfig c, long now) {
         EmulationConfig e = c.emulation;
-        return e.active() ? new LinkEmulator(e.delayNanos, e.loss, e.meanTimeBetweenFaultsNanos, e.faultDurationNanos,
-                e.seed, now) : null;
+        return e.active() ? new LinkEmulator(c.spec.capacity(), e.queueBytes, e.delayNanos, e.loss,
+                e.meanTimeBetweenFaultsNanos, e.faultDurationNanos, e.seed, now) : null;
     }
 
     /** Runs the first duty cycle, once the out-links are attached: it arms the estimator's wake-up. */

@@ -1,7 +1,12 @@
 package org.gridstat.statusrouter.internal;
 
-/** Settings of a link's user-space emulation; all zero means a plain link. */
+/**
+ * Settings of a link's user-space emulation; all zero means a plain link. An emulated link also
+ * serializes at its capacity behind a queue of {@code queueBytes}.
+ */
 final class EmulationConfig {
+    /** The emulated link's queue ahead of its wire, unless the {@code queue} key says otherwise. */
+    static final long DEFAULT_QUEUE_BYTES = 256 << 10;
     static final EmulationConfig NONE = new EmulationConfig(0, 0, 0, 0, 1);
 
     final long delayNanos;
@@ -9,8 +14,17 @@ final class EmulationConfig {
     final long meanTimeBetweenFaultsNanos;
     final long faultDurationNanos;
     final long seed;
+    final long queueBytes;
 
     EmulationConfig(long delayNanos, double loss, long meanTimeBetweenFaultsNanos, long faultDurationNanos, long seed) {
+        this(delayNanos, loss, meanTimeBetweenFaultsNanos, faultDurationNanos, seed, DEFAULT_QUEUE_BYTES);
+    }
+
+    EmulationConfig(long delayNanos, double loss, long meanTimeBetweenFaultsNanos, long faultDurationNanos, long seed,
+                    long queueBytes) {
+        if (queueBytes <= 0) {
+            throw new IllegalArgumentException("queue must be positive, got " + queueBytes + " bytes");
+        }
         if (!(loss >= 0 && loss <= 1)) {
             throw new IllegalArgumentException("loss must be a probability in 0..1, got " + loss);
         }
@@ -22,6 +36,7 @@ final class EmulationConfig {
         this.meanTimeBetweenFaultsNanos = meanTimeBetweenFaultsNanos;
         this.faultDurationNanos = faultDurationNanos;
         this.seed = seed;
+        this.queueBytes = queueBytes;
     }
 
     boolean active() {

@@ -14,14 +14,18 @@ import org.gridstat.core.sched.Shaping;
  *
  * <p>Line keys: {@code name}, {@code address} (host:port), {@code capacity} (bytes/s, default
  * 125,000,000 = 1 Gbit/s), {@code hrt}/{@code lrt}/{@code be} (assured share in percent, default
- * 50/30/20; every class may borrow up to the whole link), {@code delay} (propagation delay to add,
+ * 50/30/20; every class may borrow up to the whole link), {@code burst} (bytes the link's pacer may
+ * release at once into the socket, default one pacing tick of the capacity plus one largest frame:
+ * what it releases waits in a FIFO, so a large burst lets best effort delay HRT), {@code delay} (propagation delay to add,
  * e.g. 5ms), {@code loss} (omission probability, 0..1), {@code faultEvery} and {@code faultFor}
- * (mean time between link-down periods and their length), {@code seed}.
+ * (mean time between link-down periods and their length), {@code seed}, {@code queue} (bytes an
+ * emulated link holds ahead of its wire, default 256 KiB: an emulated link also serializes at its
+ * capacity).
  */
 final class OutLinkConfig {
     static final long DEFAULT_CAPACITY = 125_000_000L;
-    private static final Set<String> KEYS = Set.of("name", "address", "capacity", "hrt", "lrt", "be", "delay", "loss",
-            "faultEvery", "faultFor", "seed");
+    private static final Set<String> KEYS = Set.of("name", "address", "capacity", "hrt", "lrt", "be", "burst", "delay",
+            "loss", "faultEvery", "faultFor", "seed", "queue");
 
     final String name;
     final Endpoint address;
@@ -49,8 +53,12 @@ final class OutLinkConfig {
             shares.put(ServiceClass.LRT, Shaping.of(capacity * percent(line, "lrt", 30) / 100, capacity));
             shares.put(ServiceClass.BE, Shaping.of(capacity * percent(line, "be", 20) / 100, capacity));
             EmulationConfig emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
-                    line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1));
-            return new OutLinkConfig(name, address, LinkSpec.of(capacity, shares), emulation);
+                    line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1),
+                    line.number("queue", EmulationConfig.DEFAULT_QUEUE_BYTES));
+            LinkSpec spec = line.has("burst")
+                    ? LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER)
+                    : LinkSpec.of(capacity, shares);
+            return new OutLinkConfig(name, address, spec, emulation);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
         }
