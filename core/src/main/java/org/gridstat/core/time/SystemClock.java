@@ -29,9 +29,24 @@ public final class SystemClock implements Clock {
     private SystemClock() {
     }
 
+    /**
+     * Pairs a wall-clock reading with a monotonic one. The two reads are not atomic: a thread
+     * descheduled between them would anchor the epoch scale off by as long as it waited, so the
+     * pair read in the shortest window of a few tries is kept.
+     */
     private static Anchor newAnchor() {
-        Instant now = Instant.now();
-        return new Anchor(now.getEpochSecond() * 1_000_000_000L + now.getNano(), System.nanoTime());
+        Anchor best = null;
+        long bestWindow = Long.MAX_VALUE;
+        for (int i = 0; i < 3 && bestWindow > 20_000; i++) {
+            long before = System.nanoTime();
+            Instant now = Instant.now();
+            long after = System.nanoTime();
+            if (after - before < bestWindow) {
+                bestWindow = after - before;
+                best = new Anchor(now.getEpochSecond() * 1_000_000_000L + now.getNano(), before + (after - before) / 2);
+            }
+        }
+        return best;
     }
 
     @Override

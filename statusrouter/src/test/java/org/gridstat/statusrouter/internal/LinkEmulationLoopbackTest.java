@@ -26,7 +26,9 @@ class LinkEmulationLoopbackTest {
         List<Long> delays = new CopyOnWriteArrayList<>();
         List<Long> lossy = new CopyOnWriteArrayList<>();
         InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
-        try (Subscriber slow = Subscriber.open(any, e -> delays.add(e.receiveTimeNanos() - e.sourceTimeNanos()));
+        // Delays on the monotonic clock: the epoch clock may step between a send and its receipt.
+        long[] sentAt = new long[1000];
+        try (Subscriber slow = Subscriber.open(any, e -> delays.add(System.nanoTime() - sentAt[(int) e.sequence()]));
              Subscriber lossySub = Subscriber.open(any, e -> lossy.add(e.sequence()));
              DataPlane router = DataPlane.start(RouterSettings.of("emu", "127.0.0.1:0", 1, "auto", 1 << 20,
                      new String[] {
@@ -37,6 +39,7 @@ class LinkEmulationLoopbackTest {
              Publisher publisher = Publisher.connect(router.localAddress())) {
             Publication p = publisher.publication(VariableId.of(1), ServiceClass.LRT, null);
             for (int i = 0; i < 1000; i++) {
+                sentAt[i] = System.nanoTime();
                 p.publish(i, SystemClock.INSTANCE.nanos());
                 if (i % 20 == 19) {
                     Thread.sleep(2);
