@@ -54,9 +54,11 @@ class RouterChainTest {
             while ((at60.size() < 600 || at20.size() < 200) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            Thread.sleep(100); // anything extra would show up now
             assertEquals(600, at60.size(), "the 60 Hz subscriber gets every sample");
             assertEquals(200, at20.size(), "the 20 Hz subscriber gets a third");
+            // Nothing more can follow: the routers sent the subscribers exactly what they received.
+            assertEquals(600, r2.counters().links().get("sub60").flow(21).queue().departures());
+            assertEquals(200, r3.counters().forwarded(), "r3 sent its subscriber 200 copies, no more");
             SampleGrid twenty = SampleGrid.ofRate(20);
             for (long ts : at20) {
                 assertEquals(ts, twenty.floor(ts), "20 Hz samples sit on the 20 Hz grid");
