@@ -70,8 +70,9 @@ public final class QosBroker implements AutoCloseable {
         this.onJournalFailure = onJournalFailure;
         state.variables().forEach(variables::put);
         nextSubscriptionId = Math.max(1, state.nextSubscriptionId());
-        for (AdmittedSubscription s : state.subscriptions()) {
-            admission.restore(s.request(), s.admitted());
+        for (AdmittedSubscription stored : state.subscriptions()) {
+            AdmittedSubscription s = new AdmittedSubscription(stored.request(), stored.variableName(),
+                    admission.restore(stored.request(), stored.admitted()), stored.flowIds());
             planner.restore(s.request(), s.admitted(), s.flowIds());
             subscriptions.put(s.id(), s);
             nextSubscriptionId = Math.max(nextSubscriptionId, s.id() + 1);
@@ -104,18 +105,20 @@ public final class QosBroker implements AutoCloseable {
      */
     public CompletableFuture<AdmissionResult> subscribe(String variable, String subscriberRouter, String subscriberLink,
                                                         QosSpec qos) {
-        return subscribe(variable, subscriberRouter, subscriberLink, qos, 0);
+        return subscribe(variable, subscriberRouter, subscriberLink, qos, 0, 0);
     }
 
     /**
      * The same for a segment of a longer path (a parent broker's): {@code downstreamNanos} is the
      * budget of the path after the subscriber router's out-link, added to every hop's downstream
-     * budget so that hop deadlines count from the end-to-end deadline.
+     * budget so that hop deadlines count from the end-to-end deadline; {@code minRestNanos} is the
+     * least delay of the path from that out-link on, as far as the caller knows it, added to every
+     * hop's least rest-of-path delay.
      */
     public CompletableFuture<AdmissionResult> subscribe(String variable, String subscriberRouter, String subscriberLink,
-                                                        QosSpec qos, long downstreamNanos) {
-        if (downstreamNanos < 0) {
-            throw new IllegalArgumentException("downstream budget must not be negative");
+                                                        QosSpec qos, long downstreamNanos, long minRestNanos) {
+        if (downstreamNanos < 0 || minRestNanos < 0) {
+            throw new IllegalArgumentException("downstream budget and rest delay must not be negative");
         }
         synchronized (this) {
             checkHealthy();
@@ -124,7 +127,8 @@ public final class QosBroker implements AutoCloseable {
                 return CompletableFuture.completedFuture(new AdmissionResult.Rejected(0,
                         "no variable '" + variable + "' is declared"));
             }
-            return admit(request(nextSubscriptionId++, v, subscriberRouter, subscriberLink, qos), v.name(), downstreamNanos);
+            return admit(request(nextSubscriptionId++, v, subscriberRouter, subscriberLink, qos), v.name(), downstreamNanos,
+                    minRestNanos);
         }
     }
 
@@ -138,16 +142,17 @@ public final class QosBroker implements AutoCloseable {
         synchronized (this) {
             checkHealthy();
             nextSubscriptionId = Math.max(nextSubscriptionId, request.subscriptionId() + 1);
-            return admit(request, "", 0);
+            return admit(request, "", 0, 0);
         }
     }
 
-    private CompletableFuture<AdmissionResult> admit(SubscriptionRequest request, String variableName, long downstreamNanos) {
+    private CompletableFuture<AdmissionResult> admit(SubscriptionRequest request, String variableName, long downstreamNanos,
+                                                     long minRestNanos) {
         AdmissionResult result = admission.admit(request);
         if (!(result instanceof AdmissionResult.Admitted computed)) {
             return CompletableFuture.completedFuture(result);
         }
-        AdmissionResult.Admitted admitted = computed.followedBy(downstreamNanos);
+        AdmissionResult.Admitted admitted = computed.followedBy(downstreamNanos, minRestNanos);
         List<FlowPlanner.Change> changes;
         try {
             changes = planner.add(request, admitted);
@@ -182,7 +187,7 @@ public final class QosBroker implements AutoCloseable {
                 admission.restore(r, old.admitted());
                 return CompletableFuture.completedFuture(result);
             }
-            AdmissionResult.Admitted admitted = computed.followedBy(old.downstreamNanos());
+            AdmissionResult.Admitted admitted = computed.followedBy(old.downstreamNanos(), old.minRestAfterNanos());
             List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
             AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted,
                     planner.flowIdsOf(subscriptionId));

@@ -120,9 +120,24 @@ public final class BrokerConnection {
      */
     public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
                                         Duration downstreamBudget) throws SubscriptionRejectedException {
+        return subscribe(variable, subscriberRouter, subscriberLink, qos, downstreamBudget, Duration.ZERO);
+    }
+
+    /**
+     * The same with {@code minRestDelay}, the least delay of the path from the subscriber router's
+     * out-link on (propagation and transmission, no queueing), as far as the caller knows it: the
+     * broker adds it to each hop's least rest-of-path delay, so routers drop an event only once it
+     * can no longer reach the end of the longer path in time.
+     *
+     * @throws SubscriptionRejectedException if the broker cannot admit it, with the reason
+     */
+    public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
+                                        Duration downstreamBudget, Duration minRestDelay)
+            throws SubscriptionRejectedException {
         SubscriptionDocument doc = new SubscriptionDocument(null, variable, subscriberRouter, subscriberLink,
                 QosDocument.of(qos).withoutRate(), null,
-                downstreamBudget.isZero() ? null : downstreamBudget.toNanos() / 1e6);
+                downstreamBudget.isZero() ? null : downstreamBudget.toNanos() / 1e6,
+                minRestDelay.isZero() ? null : minRestDelay.toNanos() / 1e6);
         return subscription(admission(request("POST", "/subscriptions", write(doc)), 201));
     }
 

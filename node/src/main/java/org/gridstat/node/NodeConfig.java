@@ -77,6 +77,10 @@ public final class NodeConfig {
         }
 
         public int maxFlowsPerLink = 1024;
+        /** How far ahead of the router's clock a source timestamp may be, ms; further is dropped. */
+        public long sourceTimeAheadMs = 2000;
+        /** How old a source timestamp may be, ms; older is dropped. */
+        public long sourceTimeMaxAgeMs = 10000;
     }
 
     public static final class RouteEntry {
@@ -152,6 +156,8 @@ public final class NodeConfig {
         r.put("estimator.period.ms", router.estimatorPeriodMs);
         r.put("estimator.weight", router.estimatorWeight);
         r.put("max.flows.per.link", router.maxFlowsPerLink);
+        r.put("source.time.ahead.ms", router.sourceTimeAheadMs);
+        r.put("source.time.max.age.ms", router.sourceTimeMaxAgeMs);
         configs.put(STATUS_ROUTER_PID, r);
         return new NodeConfig(nodeId, storage, configs);
     }

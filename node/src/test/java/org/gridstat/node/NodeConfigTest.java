@@ -34,7 +34,7 @@ class NodeConfigTest {
             "name=control-center address=127.0.0.1:9471"}, (String[]) r.get("links"));
         assertArrayEquals(new String[] {
             "id=1 variable=1 link=r2 class=HRT assured=15600 minimum=5200 ceiling=31200 buffer=20 rates=60,20"
-                + " publisher=60 budget=10ms group=utilityA/sub1",
+                + " publisher=60 budget=10ms minRestDelay=4ms group=utilityA/sub1",
             "id=2 variable=1 link=control-center class=HRT assured=15600 rates=60 publisher=60"}, (String[]) r.get("flows"));
         assertEquals(1000L, r.get("estimator.period.ms"));
     }

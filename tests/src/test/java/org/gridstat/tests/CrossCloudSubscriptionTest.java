@@ -118,6 +118,11 @@ class CrossCloudSubscriptionTest {
                     "w2's hop deadline leaves the border link (2 ms) and the east's share (49 ms)");
             List<AdmissionResult.Hop> eastHops = east.replica().leading().subscriptions().get(0).admitted().paths().get(0);
             assertEquals(0, eastHops.get(eastHops.size() - 1).downstreamBudgetNanos());
+            // the border link takes an 84-byte packet in 2 ms + 84 B / 10,080 B/s = 2,000,000 + 8,333,333 ns: every
+            // west hop has it still to cross, w2 included; nothing the parent knows follows the east's segment
+            assertEquals(List.of(10_333_333L, 10_333_333L),
+                    westHops.stream().map(AdmissionResult.Hop::minRestDelayNanos).toList());
+            assertEquals(List.of(0L, 0L), eastHops.stream().map(AdmissionResult.Hop::minRestDelayNanos).toList());
 
             // a restarted parent resumes its subscriptions and border reservations from ZooKeeper
             service.close();

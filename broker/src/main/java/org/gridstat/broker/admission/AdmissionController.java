@@ -21,7 +21,9 @@ import org.gridstat.core.model.ServiceClass;
  * with its propagation delays and per-hop queueing budgets. Reservations are multicast-aware: a
  * link reserves, per class and variable, the largest rate any subscription routes over it, not the
  * sum. The end-to-end bound is split into hop budgets in proportion to each hop's delay plus
- * queueing budget. Single-threaded; the broker serialises admissions.
+ * queueing budget. Each hop also gets the least delay of the path after it (propagation plus
+ * transmission of one frame on every later link), so that a router drops an event as a deadline
+ * miss only once it cannot be delivered in time. Single-threaded; the broker serialises admissions.
  */
 public final class AdmissionController {
     private final Topology topology;
@@ -91,7 +93,7 @@ public final class AdmissionController {
         admitted.put(r.subscriptionId(), new Admission(r, paths, to));
         List<List<Hop>> hops = new ArrayList<>();
         for (List<Link> p : paths) {
-            hops.add(budgets(p, from, to, bound));
+            hops.add(budgets(p, to, bound, r.wireBytes()));
         }
         return new Admitted(r.subscriptionId(), hops);
     }
@@ -120,16 +122,20 @@ public final class AdmissionController {
     /**
      * Takes back a subscription admitted earlier (loaded from the broker's store) with the paths it
      * holds, without searching or checking capacity again: what was admitted stays admitted.
+     * Returns the same paths with each hop's least rest-of-path delay computed again from the
+     * topology, plus what the stored last hop had after the path (a segment's part beyond its
+     * cloud): a subscription stored before rest delays were kept gets them, with none beyond.
      *
      * @throws IllegalArgumentException if a hop names a router or link the topology lacks
      */
-    public void restore(SubscriptionRequest r, Admitted held) {
+    public Admitted restore(SubscriptionRequest r, Admitted held) {
         if (admitted.containsKey(r.subscriptionId())) {
             throw new IllegalArgumentException("subscription " + r.subscriptionId() + " is already admitted");
         }
         RouterNode from = known(r.publisherRouter());
         RouterNode to = known(r.subscriberRouter());
         List<List<Link>> paths = new ArrayList<>();
+        List<List<Hop>> restored = new ArrayList<>();
         for (List<Hop> hops : held.paths()) {
             List<Link> path = new ArrayList<>();
             for (Hop h : hops) {
@@ -143,9 +149,19 @@ public final class AdmissionController {
                 }
             }
             paths.add(path);
+            long after = hops.isEmpty() ? 0 : hops.get(hops.size() - 1).minRestDelayNanos();
+            long[] rest = minRestDelays(path, r.wireBytes());
+            List<Hop> again = new ArrayList<>(hops.size());
+            for (int i = 0; i < hops.size(); i++) {
+                Hop h = hops.get(i);
+                again.add(new Hop(h.router(), h.next(), h.budgetNanos(), h.downstreamBudgetNanos(),
+                        (i < rest.length ? rest[i] : 0) + after));
+            }
+            restored.add(again);
         }
         reserve(r, paths, from, +1);
         this.admitted.put(r.subscriptionId(), new Admission(r, paths, to));
+        return new Admitted(held.subscriptionId(), restored);
     }
 
     private RouterNode known(String id) {
@@ -261,7 +277,7 @@ public final class AdmissionController {
         return sum;
     }
 
-    private static List<Hop> budgets(List<Link> path, RouterNode from, RouterNode to, long bound) {
+    private static List<Hop> budgets(List<Link> path, RouterNode to, long bound, int wireBytes) {
         long total = pathCost(path, to);
         List<long[]> costs = new ArrayList<>();
         for (Link l : path) {
@@ -275,15 +291,29 @@ public final class AdmissionController {
             assigned += budget[i];
         }
         budget[budget.length - 1] += bound - assigned; // rounding goes to the last hop
+        long[] rest = minRestDelays(path, wireBytes);
         List<Hop> hops = new ArrayList<>();
         long downstream = bound;
         for (int i = 0; i < budget.length; i++) {
             downstream -= budget[i];
             String router = i < path.size() ? path.get(i).from().id() : to.id();
             String next = i < path.size() ? path.get(i).to().id() : null;
-            hops.add(new Hop(router, next, budget[i], downstream));
+            hops.add(new Hop(router, next, budget[i], downstream, rest[i]));
         }
         return hops;
+    }
+
+    /**
+     * Per hop of a path (one per link, then the subscriber router's delivery), the least delay of
+     * the links after the hop's own: their propagation plus the transmission of one frame at their
+     * bandwidth. Queueing is left out, so an event later than this can never be on time.
+     */
+    static long[] minRestDelays(List<Link> path, long wireBytes) {
+        long[] rest = new long[path.size() + 1];
+        for (int i = path.size() - 2; i >= 0; i--) {
+            rest[i] = rest[i + 1] + path.get(i + 1).minTransitNanos(wireBytes);
+        }
+        return rest;
     }
 
     /** Why fewer than k paths were found: a link short of bandwidth if one is to blame, else the graph. */

@@ -9,13 +9,17 @@ public sealed interface AdmissionResult permits AdmissionResult.Admitted, Admiss
      * the subscriber's router delivering locally.
      */
     record Admitted(long subscriptionId, List<List<Hop>> paths) implements AdmissionResult {
-        /** The same paths as a segment of a longer path: every hop's downstream budget grows by {@code afterNanos}. */
-        public Admitted followedBy(long afterNanos) {
-            if (afterNanos == 0) {
+        /**
+         * The same paths as a segment of a longer path: every hop's downstream budget grows by
+         * {@code afterBudgetNanos}, and its least rest-of-path delay by {@code afterMinDelayNanos}.
+         */
+        public Admitted followedBy(long afterBudgetNanos, long afterMinDelayNanos) {
+            if (afterBudgetNanos == 0 && afterMinDelayNanos == 0) {
                 return this;
             }
             return new Admitted(subscriptionId, paths.stream().map(p -> p.stream().map(h -> new Hop(h.router(), h.next(),
-                    h.budgetNanos(), h.downstreamBudgetNanos() + afterNanos)).toList()).toList());
+                    h.budgetNanos(), h.downstreamBudgetNanos() + afterBudgetNanos,
+                    h.minRestDelayNanos() + afterMinDelayNanos)).toList()).toList());
         }
     }
 
@@ -25,9 +29,11 @@ public sealed interface AdmissionResult permits AdmissionResult.Admitted, Admiss
 
     /**
      * One hop: the router that forwards, the next router ({@code null} for local delivery), the
-     * hop's share of the end-to-end bound, and the budget of the path after it (what the router's
-     * flow entry subtracts from an event's deadline to get its hop deadline).
+     * hop's share of the end-to-end bound, the budget of the path after it (what the router's flow
+     * entry subtracts from an event's deadline to get its hop deadline), and the least delay of the
+     * path after it: propagation plus transmission of one frame on each later link, no queueing
+     * (an event that cannot meet its end-to-end deadline even so is a certain miss).
      */
-    record Hop(String router, String next, long budgetNanos, long downstreamBudgetNanos) {
+    record Hop(String router, String next, long budgetNanos, long downstreamBudgetNanos, long minRestDelayNanos) {
     }
 }

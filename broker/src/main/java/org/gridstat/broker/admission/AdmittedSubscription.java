@@ -25,4 +25,10 @@ public record AdmittedSubscription(SubscriptionRequest request, String variableN
         java.util.List<AdmissionResult.Hop> path = admitted.paths().get(0);
         return path.get(path.size() - 1).downstreamBudgetNanos();
     }
+
+    /** The least delay of the path after the subscriber router's out-link: its last hop's rest delay. */
+    public long minRestAfterNanos() {
+        java.util.List<AdmissionResult.Hop> path = admitted.paths().get(0);
+        return path.get(path.size() - 1).minRestDelayNanos();
+    }
 }

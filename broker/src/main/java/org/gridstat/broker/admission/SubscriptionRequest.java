@@ -34,6 +34,11 @@ public record SubscriptionRequest(long subscriptionId, VariableId variable, Stri
         }
     }
 
+    /** Bytes one event takes on a link: its frame and the IPv4 and UDP headers. */
+    public int wireBytes() {
+        return frameBytes + PACKET_OVERHEAD;
+    }
+
     /** Bandwidth one copy of the stream needs on a link, bytes per second, rounded up. */
     public long bytesPerSecond() {
         long whole = wholeRate();

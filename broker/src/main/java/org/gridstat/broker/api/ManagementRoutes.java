@@ -113,8 +113,8 @@ final class ManagementRoutes {
 
     private CompletableFuture<ApiResponse> subscribe(RequestParser.SubscriptionOrder o) {
         QosBroker b = replica.leading();
-        return b.subscribe(o.variable(), o.subscriberRouter(), o.subscriberLink(), o.qos(), o.downstreamNanos())
-                .thenApply(r -> answer(b, r, 201));
+        return b.subscribe(o.variable(), o.subscriberRouter(), o.subscriberLink(), o.qos(), o.downstreamNanos(),
+                o.minRestNanos()).thenApply(r -> answer(b, r, 201));
     }
 
     private CompletableFuture<ApiResponse> modify(long id, QosSpec qos) {
@@ -161,9 +161,11 @@ final class ManagementRoutes {
                 .map(p -> p.stream().map(h -> new SubscriptionDocument.HopDocument(h.router(), h.next(), h.budgetNanos())).toList())
                 .toList();
         long after = s.downstreamNanos();
+        long restAfter = s.minRestAfterNanos();
         return new SubscriptionDocument(s.id(), s.variableName().isEmpty() ? "#" + s.request().variable().value()
                 : s.variableName(), s.request().subscriberRouter(), s.request().subscriberLink(),
-                QosDocument.of(s.request().qos()), paths, after == 0 ? null : after / 1e6);
+                QosDocument.of(s.request().qos()), paths, after == 0 ? null : after / 1e6,
+                restAfter == 0 ? null : restAfter / 1e6);
     }
 
     static Map<String, Object> topology(Topology t) {
@@ -206,6 +208,7 @@ final class ManagementRoutes {
                 m.put("ceilingRate", f.spec().ceilingRate());
                 m.put("intervalsNanos", f.intervalsNanos());
                 m.put("downstreamBudgetNanos", f.downstreamBudgetNanos());
+                m.put("minRestDelayNanos", f.minRestDelayNanos());
                 FlowReports.Latest latest = b.control().reports().latest(e.getKey(), f.spec().flowId());
                 if (latest != null) {
                     ControlMessage.FlowSample s = latest.sample();

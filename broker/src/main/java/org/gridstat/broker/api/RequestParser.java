@@ -34,10 +34,10 @@ final class RequestParser {
     }
 
     record SubscriptionOrder(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
-                             long downstreamNanos) {
+                             long downstreamNanos, long minRestNanos) {
     }
 
-    /** The longest downstream budget a segment may name: the longest latency bound. */
+    /** The longest downstream budget or rest delay a segment may name: the longest latency bound. */
     private static final double MAX_DOWNSTREAM_MS = QosSpec.MAX_LATENCY_BOUND.toMillis();
 
     static Declaration declaration(byte[] body) {
@@ -82,18 +82,23 @@ final class RequestParser {
         if (after != null && !(after >= 0 && after <= MAX_DOWNSTREAM_MS)) {
             problems.add("downstreamBudgetMs must be 0.." + (long) MAX_DOWNSTREAM_MS + ", got " + after);
         }
+        Double rest = d.minRestDelayMs();
+        if (rest != null && !(rest >= 0 && rest <= MAX_DOWNSTREAM_MS)) {
+            problems.add("minRestDelayMs must be 0.." + (long) MAX_DOWNSTREAM_MS + ", got " + rest);
+        }
         if (!problems.isEmpty()) {
             throw new BadRequest(String.join("; ", problems));
         }
         return new SubscriptionOrder(d.variable(), d.subscriberRouter(), d.subscriberLink(), qos(d),
-                after == null ? 0 : Math.round(after * 1e6));
+                after == null ? 0 : Math.round(after * 1e6), rest == null ? 0 : Math.round(rest * 1e6));
     }
 
     /** The new QoS of a modification: the body holds {@code qos} only. */
     static QosSpec modification(byte[] body, long id) {
         SubscriptionDocument d = read(body, SubscriptionDocument.class);
         if (d.qos() == null || d.variable() != null || d.subscriberRouter() != null || d.subscriberLink() != null
-                || d.paths() != null || d.downstreamBudgetMs() != null || d.id() != null && d.id() != id) {
+                || d.paths() != null || d.downstreamBudgetMs() != null || d.minRestDelayMs() != null
+                || d.id() != null && d.id() != id) {
             throw new BadRequest("a modification gives the new qos only");
         }
         return qos(d);

@@ -35,9 +35,13 @@ import org.gridstat.core.model.QosSpec;
  * subscription of its own: in the publisher's cloud from the publisher's router to the exit border
  * router, in the next cloud from the entry border router (where the parent declares the variable
  * as relayed, under the same id) onwards. The latency bound, less the border links' delays, is
- * split evenly between the segments. If any part cannot be admitted, what was admitted is undone
- * and the rejection names the cloud. A subscription within one cloud goes to its leaf as it is.
- * Cross-cloud subscriptions take one path. Operations are serialised.
+ * split evenly between the segments. Each segment is also told the least delay of the path from
+ * its exit on, as far as the parent knows it: the border links still to cross, the exit's
+ * included, each its propagation plus one frame's transmission (not the later clouds' own links,
+ * whose paths are chosen after), so that its routers give an event up only when it cannot arrive
+ * in time. If any part cannot be admitted, what was admitted is undone and the rejection names
+ * the cloud. A subscription within one cloud goes to its leaf as it is. Cross-cloud subscriptions
+ * take one path. Operations are serialised.
  */
 public final class ParentBroker {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ParentBroker.class);
@@ -207,12 +211,15 @@ public final class ParentBroker {
                 QosSpec part = QosSpec.builder().interval(qos.interval()).latencyBound(Duration.ofNanos(share)).paths(1)
                         .serviceClass(qos.serviceClass()).correlationGroup(qos.correlationGroup()).build();
                 long after = (clouds.size() - 1 - i) * share;
+                long restAfter = 0;
                 for (int j = i; j < crossings.size(); j++) {
                     after += crossings.get(j).delayNanos();
+                    restAfter += crossings.get(j).minTransitNanos(v.frameBytes() + SubscriptionRequest.PACKET_OVERHEAD);
                 }
                 BrokerSubscription s;
                 try {
-                    s = leaf.subscribe(v.name(), exitRouter, exitLink, part, Duration.ofNanos(after));
+                    s = leaf.subscribe(v.name(), exitRouter, exitLink, part, Duration.ofNanos(after),
+                            Duration.ofNanos(restAfter));
                 } catch (SubscriptionRejectedException e) {
                     throw new SubscriptionRejectedException("cloud " + cloud + ": " + e.reason());
                 }

@@ -17,13 +17,20 @@ import org.gridstat.core.sched.FlowSpec;
  * Turns admitted subscriptions into the flows each router must hold. A router holds one flow per
  * out-link and variable, whatever the number of subscriptions behind it: its rate filter carries
  * the union of their intervals, its assured rate is the highest of their rates (multicast), its
- * downstream budget the tightest, its class the most urgent. Out-links are named by the next
- * router's id, and at the subscriber's router by the subscription's link. A flow keeps its id while
- * it exists; its version grows whenever its content changes.
+ * downstream budget the tightest, its least rest-of-path delay the shortest (an event is given up
+ * on only when no subscriber behind the link can still get it in time), its class the most urgent.
+ * Out-links are named by the next router's id, and at the subscriber's router by the
+ * subscription's link. A flow keeps its id while it exists; its version grows whenever its content
+ * changes.
  */
 public final class FlowPlanner {
     /** One subscription's use of one router's out-link. */
-    private record Use(long subscriptionId, SubscriptionRequest request, long downstreamBudget) {
+    private record Use(long subscriptionId, SubscriptionRequest request, long downstreamBudget, long minRestDelay) {
+        /** One subscription crossing the link on two of its paths (where they meet): the tighter of each. */
+        Use tightest(Use o) {
+            return new Use(subscriptionId, request, Math.min(downstreamBudget, o.downstreamBudget),
+                    Math.min(minRestDelay, o.minRestDelay));
+        }
     }
 
     private record FlowKey(String router, String link, long variableId) {
@@ -136,8 +143,8 @@ public final class FlowPlanner {
                 FlowKey key = new FlowKey(hop.router(), link, request.variable().value());
                 keys.add(key);
                 uses.computeIfAbsent(key, k -> new LinkedHashMap<>()).merge(request.subscriptionId(),
-                        new Use(request.subscriptionId(), request, hop.downstreamBudgetNanos()),
-                        (a, b) -> a.downstreamBudget() <= b.downstreamBudget() ? a : b);
+                        new Use(request.subscriptionId(), request, hop.downstreamBudgetNanos(), hop.minRestDelayNanos()),
+                        Use::tightest);
             }
         }
         bySubscription.put(request.subscriptionId(), keys);
@@ -196,6 +203,7 @@ public final class FlowPlanner {
         long flowId = flowIds.computeIfAbsent(key, k -> nextFlowId++);
         long assured = 0;
         long budget = Long.MAX_VALUE;
+        long rest = Long.MAX_VALUE;
         long publisher = 0;
         ServiceClass cls = ServiceClass.BE;
         TreeSet<Long> intervals = new TreeSet<>();
@@ -203,6 +211,7 @@ public final class FlowPlanner {
             SubscriptionRequest r = use.request();
             assured = Math.max(assured, r.bytesPerSecond());
             budget = Math.min(budget, use.downstreamBudget());
+            rest = Math.min(rest, use.minRestDelay());
             publisher = Math.max(publisher, r.publisherIntervalNanos());
             intervals.add(r.qos().intervalNanos());
             if (r.qos().serviceClass().code() < cls.code()) {
@@ -212,6 +221,6 @@ public final class FlowPlanner {
         // May borrow up to twice its reservation when the link has room; never shrinks below MR = 0.
         FlowSpec spec = FlowSpec.of(flowId, cls, assured, 0, Math.max(1, assured * 2), FlowSpec.DEFAULT_BUFFER_EVENTS, "");
         return new InstallFlow(version, key.variableId(), key.link(), spec,
-                intervals.stream().mapToLong(Long::longValue).toArray(), publisher, budget);
+                intervals.stream().mapToLong(Long::longValue).toArray(), publisher, budget, rest);
     }
 }

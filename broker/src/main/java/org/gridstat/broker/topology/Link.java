@@ -24,6 +24,15 @@ public record Link(int index, RouterNode from, RouterNode to, long bandwidth, lo
         return bandwidth * sharePercent.getOrDefault(c, 0) / 100;
     }
 
+    /**
+     * The least time a packet of {@code wireBytes} takes over the link: its propagation delay plus
+     * its transmission at the link's whole bandwidth, rounded down so that it never exceeds the
+     * real figure.
+     */
+    public long minTransitNanos(long wireBytes) {
+        return delayNanos + wireBytes * 1_000_000_000L / bandwidth;
+    }
+
     public String name() {
         return from.id() + "->" + to.id();
     }

@@ -115,6 +115,30 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void restoringComputesEachHopsRestDelayFromTheTopologyAndKeepsWhatFollowsThePath() {
+        Topology t = twentyRouters();
+        AdmissionController ac = new AdmissionController(t);
+        SubscriptionRequest r = request(1, 7, "r9", "r19", 1, 100);
+        Admitted fresh = assertInstanceOf(Admitted.class, ac.admit(r));
+        List<Hop> path = fresh.paths().get(0);
+        assertEquals(List.of("r9", "r18", "r19"), path.stream().map(Hop::router).toList());
+        // r18->r19: 1 ms + 288 B at 2 x 5 x 17,280 B/s = 1,000,000 + 1,666,666 ns (1,666,666.67 rounded down)
+        long r18r19 = 2_666_666L;
+        assertEquals(List.of(r18r19, 0L, 0L), path.stream().map(Hop::minRestDelayNanos).toList());
+        assertTrue(ac.release(1));
+
+        // stored before rest delays were kept (all 0), and as a segment followed by 3 ms more
+        Admitted old = new Admitted(1, List.of(path.stream().map(h -> new Hop(h.router(), h.next(), h.budgetNanos(),
+                h.downstreamBudgetNanos(), 0)).toList()));
+        assertEquals(fresh, ac.restore(r, old));
+        assertTrue(ac.release(1));
+        Admitted segment = fresh.followedBy(0, 3 * MS);
+        assertEquals(List.of(r18r19 + 3 * MS, 3 * MS, 3 * MS),
+                segment.paths().get(0).stream().map(Hop::minRestDelayNanos).toList());
+        assertEquals(segment, ac.restore(r, segment));
+    }
+
+    @Test
     void rejectionsSayWhichConstraintFailed() {
         Topology t = twentyRouters();
         AdmissionController ac = new AdmissionController(t);

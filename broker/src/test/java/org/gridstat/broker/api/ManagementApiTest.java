@@ -136,6 +136,32 @@ class ManagementApiTest {
         assertEquals(2, JSON.readTree(call("GET", "/api/v1/subscriptions", null).body()).size());
     }
 
+    @Test
+    void flowsShowTheLeastRestDelayAndASegmentNamesWhatFollowsIt() throws Exception {
+        assertEquals(201, call("POST", "/api/v1/variables", "{\"name\":\"s1/pmu1/freq\",\"router\":\"a\","
+                + "\"frameBytes\":260,\"rateHz\":60,\"serviceClass\":\"HRT\"}").statusCode());
+        HttpResponse<String> segment = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"qos\"",
+                "\"downstreamBudgetMs\":4,\"minRestDelayMs\":2.5,\"qos\""));
+        assertEquals(201, segment.statusCode(), segment.body());
+        assertEquals(2.5, JSON.readTree(segment.body()).get("minRestDelayMs").asDouble());
+
+        // b->c takes a 288-byte packet (260 + IPv4/UDP) in 1 ms + 288 B / 69,120 B/s = 1,000,000 + 4,166,666 ns
+        Map<String, Long> rest = new java.util.TreeMap<>();
+        JSON.readTree(call("GET", "/api/v1/flows", null).body())
+                .forEach(f -> rest.put(f.get("router").asText(), f.get("minRestDelayNanos").asLong()));
+        assertEquals(Map.of("a", 5_166_666L + 2_500_000L, "b", 2_500_000L, "c", 2_500_000L), rest);
+
+        HttpResponse<String> negative = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"qos\"",
+                "\"minRestDelayMs\":-1,\"qos\""));
+        assertEquals("minRestDelayMs must be 0..60000, got -1.0", error(negative));
+        HttpResponse<String> inModification = call("PUT", "/api/v1/subscriptions/1",
+                "{\"minRestDelayMs\":1,\"qos\":{\"rateHz\":30,\"latencyBoundMs\":50,\"serviceClass\":\"HRT\"}}");
+        assertEquals("a modification gives the new qos only", error(inModification));
+        HttpResponse<String> plain = call("GET", "/api/v1/subscriptions/1", null);
+        assertEquals(4.0, JSON.readTree(plain.body()).get("downstreamBudgetMs").asDouble());
+        assertEquals(2.5, JSON.readTree(plain.body()).get("minRestDelayMs").asDouble());
+    }
+
     private static Set<String> routersOf(JsonNode flows) {
         Set<String> out = new TreeSet<>();
         flows.forEach(f -> out.add(f.get("router").asText()));

@@ -95,6 +95,82 @@ class FlowPlannerTest {
         }
     }
 
+    /**
+     * A line r1 -> r2 -> r3 -> r4 whose links differ in delay and bandwidth. A 260-byte frame takes
+     * 288 bytes on the wire (IPv4 and UDP headers), so its least time over each link is:
+     * r1->r2: 3 ms + 288 B / 1,250,000 B/s = 3,000,000 + 230,400 ns = 3,230,400 ns
+     * r2->r3: 1 ms + 288 B / 700,000 B/s = 1,000,000 + 411,428 ns (411,428.57 rounded down) = 1,411,428 ns
+     * r3->r4: 5 ms + 288 B / 12,500,000 B/s = 5,000,000 + 23,040 ns = 5,023,040 ns
+     */
+    private static Topology line() {
+        return Topology.builder().router("r1", 100_000).router("r2", 100_000).router("r3", 100_000).router("r4", 100_000)
+                .between("r1", "r2", 1_250_000, 3 * MS, Topology.Builder.defaultShares())
+                .between("r2", "r3", 700_000, 1 * MS, Topology.Builder.defaultShares())
+                .between("r3", "r4", 12_500_000, 5 * MS, Topology.Builder.defaultShares()).build();
+    }
+
+    private static final long R2_R3 = 1_411_428L;
+    private static final long R3_R4 = 5_023_040L;
+
+    @Test
+    void eachHopCarriesTheLeastDelayOfTheLinksAfterIt() {
+        AdmissionController line = new AdmissionController(line());
+        FlowPlanner p = new FlowPlanner();
+        SubscriptionRequest r = request(1, "r4", "cc", 60, 1, ServiceClass.HRT);
+        p.add(r, (Admitted) line.admit(r));
+
+        assertEquals(R2_R3 + R3_R4, only(flowsOf(p, "r1"), "r2").minRestDelayNanos(), "r1->r2 itself is not counted");
+        assertEquals(6_434_468L, R2_R3 + R3_R4);
+        assertEquals(R3_R4, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
+        assertEquals(0, only(flowsOf(p, "r3"), "r4").minRestDelayNanos(), "nothing after the last link");
+        assertEquals(0, only(flowsOf(p, "r4"), "cc").minRestDelayNanos(), "the subscriber's link is not in the topology");
+    }
+
+    @Test
+    void aFlowSharedBySubscriptionsTakesTheShortestRestDelayAndGivesItBackWhenTheNearOneLeaves() {
+        AdmissionController line = new AdmissionController(line());
+        FlowPlanner p = new FlowPlanner();
+        SubscriptionRequest far = request(1, "r4", "cc", 60, 1, ServiceClass.HRT);
+        SubscriptionRequest near = request(2, "r3", "local", 20, 1, ServiceClass.HRT);
+        p.add(far, (Admitted) line.admit(far));
+        List<Change> joined = p.add(near, (Admitted) line.admit(near));
+
+        InstallFlow shared = only(flowsOf(p, "r1"), "r2");
+        assertEquals(R2_R3, shared.minRestDelayNanos(), "the near subscriber's rest, r2->r3 only");
+        assertEquals(2, shared.version());
+        assertEquals(0, only(flowsOf(p, "r2"), "r3").minRestDelayNanos(), "r2->r3 is the near subscriber's last link");
+        assertEquals(0, only(flowsOf(p, "r3"), "r4").minRestDelayNanos(), "r3->r4 is the far one's last link");
+        assertEquals(0, only(flowsOf(p, "r3"), "local").minRestDelayNanos());
+        assertEquals(3, joined.size(), "r1's and r2's flows change, r3 gets its delivery flow: " + joined);
+
+        p.remove(2);
+        InstallFlow alone = only(flowsOf(p, "r1"), "r2");
+        assertEquals(R2_R3 + R3_R4, alone.minRestDelayNanos());
+        assertEquals(3, alone.version());
+        assertEquals(R3_R4, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
+    }
+
+    @Test
+    void aSegmentsRestDelayGrowsByWhatFollowsItAndTwoPathsMeetingKeepTheShorter() {
+        AdmissionController line = new AdmissionController(line());
+        FlowPlanner p = new FlowPlanner();
+        SubscriptionRequest r = request(1, "r3", "to-east", 60, 1, ServiceClass.HRT);
+        p.add(r, ((Admitted) line.admit(r)).followedBy(4 * MS, 2_500_000));
+        assertEquals(R2_R3 + 2_500_000, only(flowsOf(p, "r1"), "r2").minRestDelayNanos());
+        assertEquals(2_500_000, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
+        assertEquals(2_500_000, only(flowsOf(p, "r3"), "to-east").minRestDelayNanos());
+        assertEquals(4 * MS, only(flowsOf(p, "r3"), "to-east").downstreamBudgetNanos());
+
+        // in the diamond, two paths of 2 ms links at 12.5 MB/s meet at r4: each hop before the last
+        // link has one link after it, 2,000,000 + 23,040 ns
+        subscribe(request(2, "r4", "cc", 30, 2, ServiceClass.HRT));
+        for (InstallFlow f : flowsOf(planner, "r1")) {
+            assertEquals(2_023_040L, f.minRestDelayNanos(), f.toString());
+        }
+        assertEquals(0, only(flowsOf(planner, "r2"), "r4").minRestDelayNanos());
+        assertEquals(0, only(flowsOf(planner, "r4"), "cc").minRestDelayNanos());
+    }
+
     @Test
     void aSubscriptionWithoutADeliveryLinkIsRefused() {
         SubscriptionRequest r = new SubscriptionRequest(5, VariableId.of(9), "r1", "r2", 260,

@@ -24,12 +24,13 @@ import org.gridstat.core.sched.FlowSpec;
  * by that many bytes of body:
  *
  * <pre>
- * body:   u8 schema version (1) | u8 type | u64 sequence | payload
+ * body:   u8 schema version (2) | u8 type | u64 sequence | payload
  * string: u16 length | UTF-8 bytes (strictly valid)
  * Hello        1: string router id
  * InstallFlow  2: u64 version | u64 variable | string link | u64 flow id | u8 class | u64 assured |
  *                 u64 minimum | u64 ceiling | u32 buffer | u16 n | n x u64 interval |
- *                 u64 publisher interval | u64 downstream budget | string correlation group
+ *                 u64 publisher interval | u64 downstream budget | u64 least rest-of-path delay |
+ *                 string correlation group
  * RemoveFlow   3: u64 flow id | u64 version
  * SyncEnd      4: (nothing)
  * Ack          5: u64 acknowledged sequence
@@ -41,9 +42,14 @@ import org.gridstat.core.sched.FlowSpec;
  *
  * Decoding checks every length against what is left and every value against its domain; a body
  * that decodes must be consumed exactly. Nothing is thrown for bad input.
+ *
+ * <p>Schema 2 added InstallFlow's least rest-of-path delay. A peer of schema 1 is refused as a
+ * whole (its Hello already) rather than understood in part: a router that took schema 2's SyncEnd
+ * but refused its installs would drop every flow the broker had installed, while a refused
+ * connection leaves them in force until both ends speak the same schema.
  */
 public final class ControlCodec {
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
     /** Largest body accepted: far above any real message, small enough to bound a reader's memory. */
     public static final int MAX_BODY = 64 * 1024;
     public static final int LENGTH_PREFIX = 4;
@@ -84,7 +90,7 @@ public final class ControlCodec {
             for (long i : intervals) {
                 b.putLong(i);
             }
-            b.putLong(f.publisherIntervalNanos()).putLong(f.downstreamBudgetNanos());
+            b.putLong(f.publisherIntervalNanos()).putLong(f.downstreamBudgetNanos()).putLong(f.minRestDelayNanos());
             string(b, s.correlationGroup());
         } else if (m instanceof RemoveFlow r) {
             b.put((byte) REMOVE).putLong(sequence).putLong(r.flowId()).putLong(r.version());
@@ -132,7 +138,8 @@ public final class ControlCodec {
             }
             int version = b.get() & 0xFF;
             if (version != SCHEMA_VERSION) {
-                return ControlFrame.refused(Reject.UNSUPPORTED_VERSION, "schema version " + version);
+                return ControlFrame.refused(Reject.UNSUPPORTED_VERSION, "schema version " + version + ", this end speaks "
+                        + SCHEMA_VERSION);
             }
             int type = b.get() & 0xFF;
             long sequence = b.getLong();
@@ -216,12 +223,13 @@ public final class ControlCodec {
         }
         long publisher = b.getLong();
         long budget = b.getLong();
+        long rest = b.getLong();
         String group = string(b);
-        if (version < 1 || variable == 0 || publisher < 0 || budget < 0) {
-            throw new IllegalArgumentException("version, variable id, publisher interval or budget out of range");
+        if (version < 1 || variable == 0 || publisher < 0 || budget < 0 || rest < 0) {
+            throw new IllegalArgumentException("version, variable id, publisher interval, budget or rest delay out of range");
         }
         return new InstallFlow(version, variable, link, FlowSpec.of(flowId, c, assured, minimum, ceiling, buffer, group),
-                intervals, publisher, budget);
+                intervals, publisher, budget, rest);
     }
 
     private static String string(ByteBuffer b) {

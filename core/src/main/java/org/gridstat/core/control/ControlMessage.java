@@ -18,11 +18,21 @@ public sealed interface ControlMessage {
      * {@code version}. See {@link org.gridstat.core.forward.FlowEntry} for the fields' meaning.
      */
     record InstallFlow(long version, long variableId, String link, FlowSpec spec, long[] intervalsNanos,
-                       long publisherIntervalNanos, long downstreamBudgetNanos) implements ControlMessage {
+                       long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos)
+            implements ControlMessage {
         public InstallFlow {
             Objects.requireNonNull(link, "link");
             Objects.requireNonNull(spec, "spec");
+            if (minRestDelayNanos < 0) {
+                throw new IllegalArgumentException("flow " + spec.flowId() + ": least rest-of-path delay must not be negative");
+            }
             intervalsNanos = intervalsNanos.clone();
+        }
+
+        /** A flow whose rest of path has no known least delay (0). */
+        public InstallFlow(long version, long variableId, String link, FlowSpec spec, long[] intervalsNanos,
+                           long publisherIntervalNanos, long downstreamBudgetNanos) {
+            this(version, variableId, link, spec, intervalsNanos, publisherIntervalNanos, downstreamBudgetNanos, 0);
         }
 
         @Override
@@ -33,14 +43,15 @@ public sealed interface ControlMessage {
         /** The same flow content under another version. */
         public InstallFlow withVersion(long newVersion) {
             return new InstallFlow(newVersion, variableId, link, spec, intervalsNanos, publisherIntervalNanos,
-                    downstreamBudgetNanos);
+                    downstreamBudgetNanos, minRestDelayNanos);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof InstallFlow f && f.version == version && f.variableId == variableId && f.link.equals(link)
                     && f.spec.equals(spec) && Arrays.equals(f.intervalsNanos, intervalsNanos)
-                    && f.publisherIntervalNanos == publisherIntervalNanos && f.downstreamBudgetNanos == downstreamBudgetNanos;
+                    && f.publisherIntervalNanos == publisherIntervalNanos && f.downstreamBudgetNanos == downstreamBudgetNanos
+                    && f.minRestDelayNanos == minRestDelayNanos;
         }
 
         @Override

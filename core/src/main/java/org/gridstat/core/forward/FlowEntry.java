@@ -8,8 +8,10 @@ import org.gridstat.core.sched.FlowSpec;
  * A flow as the control plane installs it in a router: which variable, over which out-link, with
  * which scheduling parameters, the subscription intervals routed over the link (for the rate
  * filter; none means every sample), the publisher's interval (its half is the filter's jitter
- * tolerance), and the budget of the path after this hop: an event's hop deadline is its end-to-end
- * deadline less that budget. Versions order the updates of one flow.
+ * tolerance), the budget of the path after this hop: an event's hop deadline is its end-to-end
+ * deadline less that budget, and the least delay of the path after this hop (propagation and
+ * transmission on each later link, no queueing): an event whose end-to-end deadline comes before
+ * now plus that delay can no longer make it. Versions order the updates of one flow.
  */
 public final class FlowEntry {
     private final long version;
@@ -19,9 +21,16 @@ public final class FlowEntry {
     private final long[] intervalsNanos;
     private final long publisherIntervalNanos;
     private final long downstreamBudgetNanos;
+    private final long minRestDelayNanos;
 
+    /** A flow whose rest of path has no known least delay: 0, so no event is given up on before its end-to-end deadline. */
     public FlowEntry(long version, long variableId, int outLink, FlowSpec spec, long[] intervalsNanos,
                      long publisherIntervalNanos, long downstreamBudgetNanos) {
+        this(version, variableId, outLink, spec, intervalsNanos, publisherIntervalNanos, downstreamBudgetNanos, 0);
+    }
+
+    public FlowEntry(long version, long variableId, int outLink, FlowSpec spec, long[] intervalsNanos,
+                     long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos) {
         Objects.requireNonNull(spec, "flow spec");
         if (version < 1) {
             throw new IllegalArgumentException("flow " + spec.flowId() + ": version must be positive");
@@ -40,6 +49,9 @@ public final class FlowEntry {
         if (publisherIntervalNanos < 0 || downstreamBudgetNanos < 0) {
             throw new IllegalArgumentException("flow " + spec.flowId() + ": publisher interval and budget must not be negative");
         }
+        if (minRestDelayNanos < 0) {
+            throw new IllegalArgumentException("flow " + spec.flowId() + ": least rest-of-path delay must not be negative");
+        }
         this.version = version;
         this.variableId = variableId;
         this.outLink = outLink;
@@ -47,6 +59,7 @@ public final class FlowEntry {
         this.intervalsNanos = intervalsNanos.clone();
         this.publisherIntervalNanos = publisherIntervalNanos;
         this.downstreamBudgetNanos = downstreamBudgetNanos;
+        this.minRestDelayNanos = minRestDelayNanos;
     }
 
     public long flowId() {
@@ -81,6 +94,11 @@ public final class FlowEntry {
         return downstreamBudgetNanos;
     }
 
+    /** The least delay of the path after this hop, ns: propagation and transmission, no queueing. */
+    public long minRestDelayNanos() {
+        return minRestDelayNanos;
+    }
+
     boolean sameFilter(FlowEntry o) {
         return Arrays.equals(intervalsNanos, o.intervalsNanos) && publisherIntervalNanos == o.publisherIntervalNanos;
     }
@@ -88,6 +106,7 @@ public final class FlowEntry {
     @Override
     public String toString() {
         return spec + " v" + version + ", variable " + Long.toUnsignedString(variableId) + " -> link " + outLink
-                + ", intervals " + Arrays.toString(intervalsNanos) + " ns, budget " + downstreamBudgetNanos + " ns";
+                + ", intervals " + Arrays.toString(intervalsNanos) + " ns, budget " + downstreamBudgetNanos + " ns, rest delay "
+                + minRestDelayNanos + " ns";
     }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 class ControlCodecTest {
     static final InstallFlow INSTALL = new InstallFlow(3, 42, "r2", FlowSpec.of(7, ServiceClass.HRT, 15_600, 5_200,
-            31_200, 20, "utilityA/sub1"), new long[] {16_666_667L, 50_000_000L}, 16_666_667L, 10_000_000L);
+            31_200, 20, "utilityA/sub1"), new long[] {16_666_667L, 50_000_000L}, 16_666_667L, 10_000_000L, 2_123_456L);
 
     private static ControlFrame roundTrip(long seq, ControlMessage m) {
         byte[] frame = ControlCodec.encode(seq, m);
@@ -81,6 +81,48 @@ class ControlCodecTest {
         assertArrayEquals(new long[] {16_666_667L, 50_000_000L}, f.intervalsNanos());
         assertEquals(16_666_667L, f.publisherIntervalNanos());
         assertEquals(10_000_000L, f.downstreamBudgetNanos());
+        assertEquals(2_123_456L, f.minRestDelayNanos());
+    }
+
+    /** Offset in a frame (length prefix included) of INSTALL's rest delay: after its 2 intervals, publisher interval and budget. */
+    private static final int REST_AT = 4 + 10 + 8 + 8 + 2 + 2 + 8 + 1 + 8 + 8 + 8 + 4 + 2 + 2 * 8 + 8 + 8;
+
+    @Test
+    void theRestDelayTravelsAfterTheBudgetAndIsNeverNegative() {
+        byte[] frame = ControlCodec.encode(1, INSTALL);
+        assertEquals(2_123_456L, ByteBuffer.wrap(frame).getLong(REST_AT));
+        assertEquals(10_000_000L, ByteBuffer.wrap(frame).getLong(REST_AT - 8), "the downstream budget just before it");
+        ByteBuffer.wrap(frame).putLong(REST_AT, -1);
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(frame, 4, frame.length - 4)).detail().contains("rest delay"));
+        assertThrows(IllegalArgumentException.class, () -> new InstallFlow(1, 42, "r2", INSTALL.spec(), new long[0], 0, 0, -1));
+
+        InstallFlow unknown = new InstallFlow(3, 42, "r2", INSTALL.spec(), new long[0], 0, 10);
+        assertEquals(0, unknown.minRestDelayNanos(), "the constructor without it means none known");
+        assertEquals(0, ((InstallFlow) roundTrip(1, unknown).message()).minRestDelayNanos());
+        assertNotEquals(INSTALL, new InstallFlow(3, 42, "r2", INSTALL.spec(), INSTALL.intervalsNanos(), 16_666_667L,
+                10_000_000L, 2_123_455L), "a changed rest delay is a changed flow");
+        assertEquals(2_123_456L, INSTALL.withVersion(9).minRestDelayNanos());
+    }
+
+    @Test
+    void aSchema1PeerIsRefusedWholeAndTheSeedCorpusHoldsOneValidFrameOfEachMessage() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of(ControlCodecTest.class
+                .getResource("ControlCodecFuzzTestInputs/decodeArbitraryBodies").toURI());
+        java.util.Set<String> valid = new java.util.TreeSet<>();
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (java.nio.file.Path p : files.toList()) {
+                String name = p.getFileName().toString();
+                ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(java.nio.file.Files.readAllBytes(p)));
+                if (name.equals("install-schema1")) {
+                    assertEquals(Reject.UNSUPPORTED_VERSION, f.reject(), f.toString());
+                    assertEquals("schema version 1, this end speaks 2", f.detail());
+                } else {
+                    assertTrue(f.valid(), name + ": " + f);
+                    valid.add(f.message().getClass().getSimpleName());
+                }
+            }
+        }
+        assertEquals(java.util.Set.of("Ack", "FlowReport", "Hello", "InstallFlow", "Nack", "RemoveFlow", "SyncEnd"), valid);
     }
 
     @Test
@@ -89,9 +131,9 @@ class ControlCodecTest {
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, 5));
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, good.length - 10));
         assertReject(Reject.OVERSIZE, ByteBuffer.allocate(ControlCodec.MAX_BODY + 1));
-        byte[] v2 = good.clone();
-        v2[4] = 2;
-        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v2, 4, v2.length - 4));
+        byte[] v3 = good.clone();
+        v3[4] = 3;
+        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v3, 4, v3.length - 4));
         byte[] type = good.clone();
         type[5] = 77;
         assertReject(Reject.UNKNOWN_TYPE, ByteBuffer.wrap(type, 4, type.length - 4));

@@ -183,7 +183,8 @@ final class ControlChannelClient implements AutoCloseable {
                 long flowId = install.spec().flowId();
                 sentSinceHello.add(flowId);
                 FlowEntry entry = new FlowEntry(install.version(), install.variableId(), link, install.spec(),
-                        install.intervalsNanos(), install.publisherIntervalNanos(), install.downstreamBudgetNanos());
+                        install.intervalsNanos(), install.publisherIntervalNanos(), install.downstreamBudgetNanos(),
+                        install.minRestDelayNanos());
                 apply(ctx.channel(), seq, FlowCommand.install(entry), flowId, true);
             } else if (m instanceof ControlMessage.RemoveFlow remove) {
                 sentSinceHello.add(remove.flowId());

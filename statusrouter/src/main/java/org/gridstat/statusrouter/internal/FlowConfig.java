@@ -15,12 +15,13 @@ import org.gridstat.core.sched.FlowSpec;
  * (bytes/s; defaults 0, 0, the link's capacity), {@code buffer} (events, default 20),
  * {@code rates} (subscription rates in Hz routed over the link, comma-separated; absent means every
  * sample), {@code publisher} (the publisher's rate in Hz, for the filter's jitter tolerance),
- * {@code budget} (the path's budget after this hop, e.g. 10ms), {@code group} (correlation group),
- * {@code version} (default 1).
+ * {@code budget} (the path's budget after this hop, e.g. 10ms), {@code minRestDelay} (the least
+ * delay of the path after this hop, propagation and transmission, e.g. 4.2ms; default 0: none
+ * known), {@code group} (correlation group), {@code version} (default 1).
  */
 final class FlowConfig {
     private static final Set<String> KEYS = Set.of("id", "variable", "link", "class", "assured", "minimum", "ceiling",
-            "buffer", "rates", "publisher", "budget", "group", "version");
+            "buffer", "rates", "publisher", "budget", "minRestDelay", "group", "version");
 
     private FlowConfig() {
     }
@@ -58,7 +59,7 @@ final class FlowConfig {
             }
             long publisher = line.has("publisher") ? SampleGrid.ofRate(hz(line, line.text("publisher"))).intervalNanos() : 0;
             return new FlowEntry(line.number("version", 1), variable.value(), index, spec, intervals, publisher,
-                    line.nanos("budget", 0));
+                    line.nanos("budget", 0), line.nanos("minRestDelay", 0));
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
         }
