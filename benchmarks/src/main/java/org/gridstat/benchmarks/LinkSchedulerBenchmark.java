@@ -63,7 +63,7 @@ public class LinkSchedulerBenchmark {
         // A standing backlog of 4 events per flow.
         for (int k = 0; k < 4; k++) {
             for (int i = 0; i < flows; i++) {
-                scheduler.enqueue(slots[i], events[(k * flows + i) & 1023], 260, 50_000_000L + k, 0);
+                scheduler.enqueue(slots[i], events[(k * flows + i) & 1023], 260, 50_000_000L + k, 50_000_000L + k, 0);
             }
         }
     }
@@ -73,7 +73,7 @@ public class LinkSchedulerBenchmark {
         long t = now += 1_000;
         int i = next;
         next = i + 1 == flows ? 0 : i + 1;
-        scheduler.enqueue(slots[i], events[i & 1023], 260, t + 50_000_000L, t);
+        scheduler.enqueue(slots[i], events[i & 1023], 260, t + 50_000_000L, t + 50_000_000L, t);
         return scheduler.dequeue(t);
     }
 }

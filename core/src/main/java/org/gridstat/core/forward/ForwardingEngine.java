@@ -230,10 +230,10 @@ public final class ForwardingEngine<E> {
                 continue;
             }
             long hopDeadline = toMono(e2eDeadline, b.entry.downstreamBudgetNanos(), epochNow, monoNow);
-            long expiry = toMono(e2eDeadline, 0L /*PENDING minRestDelay*/, epochNow, monoNow);
+            long expiry = toMono(e2eDeadline, b.entry.minRestDelayNanos(), epochNow, monoNow);
             references.retain(event);
             int link = b.entry.outLink();
-            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, monoNow)) { // PENDING expiry
+            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, expiry, monoNow)) {
                 queued++;
                 if (!touched[link]) {
                     touched[link] = true;

@@ -1,14 +1,16 @@
 package org.gridstat.core.sched;
 
 /**
- * A flow's bounded FIFO of events with their size, hop deadline, ordering key (the deadline under
- * EDF; for FIFO classes, the same as the arrival order), arrival order and arrival time.
+ * A flow's bounded FIFO of events with their size, hop deadline (the EDF key), expiry (the latest
+ * departure that still meets the end-to-end deadline), arrival order (the FIFO key, and the
+ * tie-break among equal deadlines) and arrival time. The key a head is ordered by follows from
+ * the flow's class when it is placed, so a class change re-keys the backlog.
  */
 final class FlowQueue<E> {
     private final Object[] events;
     private final int[] sizes;
     private final long[] deadlines;
-    private final long[] keys;
+    private final long[] expiries;
     private final long[] orders;
     private final long[] arrivals;
     private int head;
@@ -18,7 +20,7 @@ final class FlowQueue<E> {
         events = new Object[capacity];
         sizes = new int[capacity];
         deadlines = new long[capacity];
-        keys = new long[capacity];
+        expiries = new long[capacity];
         orders = new long[capacity];
         arrivals = new long[capacity];
     }
@@ -35,7 +37,7 @@ final class FlowQueue<E> {
         return count == events.length;
     }
 
-    void push(E event, int size, long deadline, long key, long order, long arrival) {
+    void push(E event, int size, long deadline, long expiry, long order, long arrival) {
         int at = head + count;
         if (at >= events.length) {
             at -= events.length;
@@ -43,7 +45,7 @@ final class FlowQueue<E> {
         events[at] = event;
         sizes[at] = size;
         deadlines[at] = deadline;
-        keys[at] = key;
+        expiries[at] = expiry;
         orders[at] = order;
         arrivals[at] = arrival;
         count++;
@@ -62,8 +64,8 @@ final class FlowQueue<E> {
         return deadlines[head];
     }
 
-    long headKey() {
-        return keys[head];
+    long headExpiry() {
+        return expiries[head];
     }
 
     long headOrder() {

@@ -1,46 +1,48 @@
 package org.gridstat.core.sched;
 
+import org.gridstat.core.time.Saturating;
+
 /**
- * Token state of one HTB node. {@code tokens} refill at the rate, {@code ctokens} at the ceil, each
- * up to its burst; a send charges both and may drive them negative. The mode follows HTB: a node
- * with tokens may send on its own rate, one with only ctokens may borrow, one with neither waits.
+ * Token state of one HTB node: an exact {@linkplain TokenBucket token bucket} refilled at the rate
+ * and one at the ceil, each up to its burst; a send charges both. The mode follows HTB: a node
+ * whose rate bucket is not in debt may send on its own rate, one with only its ceil bucket out of
+ * debt may borrow, one with neither waits. Every charge first refills for the time elapsed.
  */
 final class HtbNode {
     static final int CAN_SEND = 0;
     static final int MAY_BORROW = 1;
     static final int CANT_SEND = 2;
 
-    private static final double NANOS = 1e9;
-
-    private double rate;
-    private double ceil;
-    private double burst;
-    private double cburst;
-    private double tokens;
-    private double ctokens;
+    private long rate;
+    private long ceil;
+    private long depth;
+    private long cdepth;
+    private long tokens;
+    private long ctokens;
     private long last;
 
     HtbNode(Shaping s, long now) {
         configure(s);
-        tokens = burst;
-        ctokens = cburst;
+        tokens = depth;
+        ctokens = cdepth;
         last = now;
     }
 
+    /** New rates and bursts; call {@link #advance} first so the time before is refilled at the old rates. */
     void configure(Shaping s) {
-        rate = s.rate() / NANOS;
-        ceil = s.ceil() / NANOS;
-        burst = s.burst();
-        cburst = s.cburst();
-        tokens = Math.min(tokens, burst);
-        ctokens = Math.min(ctokens, cburst);
+        rate = TokenBucket.checkRate(s.rate());
+        ceil = TokenBucket.checkRate(s.ceil());
+        depth = TokenBucket.depth(s.burst());
+        cdepth = TokenBucket.depth(s.cburst());
+        tokens = Math.min(tokens, depth);
+        ctokens = Math.min(ctokens, cdepth);
     }
 
     void advance(long now) {
-        long dt = now - last;
-        if (dt > 0) {
-            tokens = Math.min(burst, tokens + dt * rate);
-            ctokens = Math.min(cburst, ctokens + dt * ceil);
+        if (now > last) {
+            long dt = Saturating.subtract(now, last);
+            tokens = TokenBucket.refill(tokens, depth, dt, rate);
+            ctokens = TokenBucket.refill(ctokens, cdepth, dt, ceil);
             last = now;
         }
     }
@@ -49,27 +51,18 @@ final class HtbNode {
         return tokens >= 0 ? CAN_SEND : ctokens >= 0 ? MAY_BORROW : CANT_SEND;
     }
 
-    void charge(int bytes) {
-        tokens -= bytes;
-        ctokens -= bytes;
+    /** Charges a departure at {@code now}, after refilling up to then. */
+    void charge(int bytes, long now) {
+        advance(now);
+        tokens = TokenBucket.charge(tokens, bytes);
+        ctokens = TokenBucket.charge(ctokens, bytes);
     }
 
     /** When the mode improves if nothing more is sent: {@link Long#MAX_VALUE} if never or already CAN_SEND. */
-    long upgradeTime(long now) {
-        double deficit;
-        double speed;
+    long upgradeTime() {
         if (ctokens < 0) {
-            deficit = -ctokens;
-            speed = ceil;
-        } else if (tokens < 0) {
-            deficit = -tokens;
-            speed = rate;
-        } else {
-            return Long.MAX_VALUE;
+            return TokenBucket.readyTime(ctokens, last, ceil);
         }
-        if (speed <= 0) {
-            return Long.MAX_VALUE;
-        }
-        return now + Math.max(1, (long) Math.ceil(deficit / speed));
+        return tokens < 0 ? TokenBucket.readyTime(tokens, last, rate) : Long.MAX_VALUE;
     }
 }

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.time.Saturating;
 
 /**
  * The scheduler of one out-link: what to send next, and when.
@@ -14,36 +16,47 @@ import org.gridstat.core.model.ServiceClass;
  *   <li>Data events wait in their flow's bounded buffer; a full buffer refuses the event (an
  *       overflow drop). Within the HRT and LRT classes the flow whose head event has the earliest
  *       hop deadline goes first (EDF), the older head among equal deadlines; within BE the
- *       oldest head goes first (FIFO).</li>
+ *       oldest head goes first (FIFO). A flow that changes class is re-sorted by its new class's
+ *       key.</li>
  *   <li>Link sharing follows HTB over the hierarchy link → class → flow: flows within their
  *       assured rate are served first, in class priority order (HRT, LRT, BE); then flows above it
  *       borrow, up to their ceiling, from their class while the class is within its rate, and
  *       then from the link while the class is within its ceiling. The link is paced to its
- *       capacity.</li>
- *   <li>An event whose hop deadline has passed when it reaches the head is dropped there and
- *       counted as a deadline miss of its flow; it costs no bandwidth.</li>
+ *       capacity with a small {@linkplain LinkSpec#burst() burst}. Every bucket is exact: it is
+ *       refilled for the time elapsed before a departure is charged.</li>
+ *   <li>The hop deadline only orders events. An event is dropped, and counted as a deadline miss
+ *       of its flow, when it reaches the head after its expiry: the latest departure at which it
+ *       could still meet its end-to-end deadline. It costs no bandwidth.</li>
  * </ul>
  *
- * <p>Time comes from the caller: a router passes its clock's reading, the simulator its simulated
- * time. One thread uses a scheduler; {@link #statistics()} may be called from any thread. Nothing is
- * allocated per event, and memory is bounded by the flows' buffers whatever the offered load.
+ * <p>Time comes from the caller, every instant on one monotonic nanosecond scale: a router passes
+ * its monotonic clock's reading (and converts epoch deadlines to it), the simulator its simulated
+ * time. Deadlines and expiries may lie anywhere in {@code long}; nothing overflows. One thread uses
+ * a scheduler; {@link #statistics()} may be called from any thread. Nothing is allocated per event,
+ * and memory is bounded by the flows' buffers whatever the offered load.
  *
  * @param <E> the event type: a pooled buffer in a router, a packet record in the simulator
  */
 public final class LinkScheduler<E> {
     private static final ServiceClass[] DATA_CLASSES = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
     private static final int CLASSES = 3;
+    private static final int BE = 2;
+
+    /** A flow's spec and counters, published as one so that a reader never pairs two flows' halves. */
+    private record Published(FlowSpec spec, QueueCounters counters) {
+    }
 
     private final EventReleaser<E> releaser;
     private final EstimatorSettings estimator;
     private final int maxFlows;
 
-    // Per flow slot.
+    // Per flow slot. The data path reads the plain arrays; readers see only `published`.
     private final FlowQueue<E>[] queues;
     private final HtbNode[] flowNodes;
     private final FlowSpec[] specs;
     private final int[] flowClass;
     private final QueueCounters[] flowCounters;
+    private final AtomicReferenceArray<Published> published;
     private final int[] freeSlots;
     private int freeCount;
 
@@ -58,11 +71,8 @@ public final class LinkScheduler<E> {
     private final FlowQueue<E> control;
     private final QueueCounters controlCounters = new QueueCounters();
 
-    // The link pacer.
-    private final double bytesPerNano;
-    private final double linkBurst;
-    private double linkTokens;
-    private long linkLast;
+    /** The link pacer: a full bucket plus the frame that overdraws it is the link's burst. */
+    private final TokenBucket pacer;
 
     private long arrivalSequence;
     private long nextTick;
@@ -85,6 +95,7 @@ public final class LinkScheduler<E> {
         this.specs = new FlowSpec[maxFlows];
         this.flowClass = new int[maxFlows];
         this.flowCounters = new QueueCounters[maxFlows];
+        this.published = new AtomicReferenceArray<>(maxFlows);
         this.freeSlots = new int[maxFlows];
         for (int i = 0; i < maxFlows; i++) {
             freeSlots[i] = maxFlows - 1 - i;
@@ -98,12 +109,9 @@ public final class LinkScheduler<E> {
         }
         this.waiting = new IndexedMinHeap(maxFlows);
         this.control = new FlowQueue<>(link.controlBuffer());
-        this.bytesPerNano = link.capacity() / 1e9;
-        this.linkBurst = link.burst();
-        this.linkTokens = linkBurst;
-        this.linkLast = now;
+        this.pacer = new TokenBucket(link.capacity(), link.burst() - LinkSpec.MAX_FRAME_BYTES, now);
         this.lastTick = now;
-        this.nextTick = now + estimator.periodNanos();
+        this.nextTick = Saturating.add(now, estimator.periodNanos());
     }
 
     /**
@@ -122,13 +130,15 @@ public final class LinkScheduler<E> {
         flowNodes[slot] = new HtbNode(spec.shaping(), now);
         flowClass[slot] = classIndex(spec.serviceClass());
         flowCounters[slot] = new QueueCounters();
+        published.set(slot, new Published(spec, flowCounters[slot]));
         return slot;
     }
 
     /**
-     * Changes a flow's rates, class or correlation group in place. Its backlog is kept (a class
-     * change re-sorts it into the new class); a smaller buffer than the backlog keeps the oldest
-     * events that fit and drops the rest as overflow.
+     * Changes a flow's rates, class or correlation group in place. Its backlog is kept; a class
+     * change re-sorts it by the new class's key (hop deadline for HRT and LRT, arrival for BE), so
+     * moved events neither jump ahead nor fall behind. A smaller buffer than the backlog keeps the
+     * oldest events that fit and drops the rest as overflow.
      */
     public void modifyFlow(int slot, FlowSpec spec, long now) {
         FlowSpec old = requireFlow(slot);
@@ -147,7 +157,7 @@ public final class LinkScheduler<E> {
                     classCounters[flowClass[slot]].discarded(1);
                     releaser.release(from.pop());
                 } else {
-                    to.push(from.headEvent(), from.headSize(), from.headDeadline(), from.headKey(), from.headOrder(),
+                    to.push(from.headEvent(), from.headSize(), from.headDeadline(), from.headExpiry(), from.headOrder(),
                             from.headArrival());
                     from.pop();
                 }
@@ -163,6 +173,7 @@ public final class LinkScheduler<E> {
         }
         specs[slot] = spec;
         flowClass[slot] = newClass;
+        published.set(slot, new Published(spec, flowCounters[slot]));
         flowNodes[slot].advance(now);
         flowNodes[slot].configure(spec.shaping());
         relink(slot, now);
@@ -171,6 +182,7 @@ public final class LinkScheduler<E> {
     /** Removes a flow; its waiting events are released, uncounted as drops. */
     public void removeFlow(int slot) {
         requireFlow(slot);
+        published.set(slot, null);
         unlink(slot);
         FlowQueue<E> q = queues[slot];
         int n = q.size();
@@ -190,11 +202,15 @@ public final class LinkScheduler<E> {
     /**
      * Queues a data event on a flow.
      *
-     * @param hopDeadline the time by which the event must leave this hop ({@link Long#MAX_VALUE} for none)
+     * @param hopDeadline the time by which the event should leave this hop, its EDF key in HRT and
+     *                    LRT ({@link Long#MAX_VALUE} for none)
+     * @param expiry      the latest departure at which it can still meet its end-to-end deadline
+     *                    ({@link Long#MAX_VALUE} for none); found at the head after it, the event is
+     *                    dropped as a deadline miss
      * @return {@code false} if the flow's buffer is full: the event is counted as an overflow drop and
      *         the caller still owns it
      */
-    public boolean enqueue(int slot, E event, int bytes, long hopDeadline, long now) {
+    public boolean enqueue(int slot, E event, int bytes, long hopDeadline, long expiry, long now) {
         maybeTick(now);
         FlowQueue<E> q = queues[slot];
         int c = flowClass[slot];
@@ -206,15 +222,12 @@ public final class LinkScheduler<E> {
             classCounters[c].overflow();
             return false;
         }
-        long order = arrivalSequence++;
-        long key = DATA_CLASSES[c] == ServiceClass.BE ? order : hopDeadline;
         boolean wasEmpty = q.isEmpty();
-        q.push(event, bytes, hopDeadline, key, order, now);
+        q.push(event, bytes, hopDeadline, expiry, arrivalSequence++, now);
         fc.enqueued();
         classCounters[c].enqueued();
         backlog++;
         if (wasEmpty) {
-            flowNodes[slot].advance(now);
             relink(slot, now);
         }
         return true;
@@ -231,7 +244,7 @@ public final class LinkScheduler<E> {
             controlCounters.overflow();
             return false;
         }
-        control.push(event, bytes, Long.MAX_VALUE, 0, 0, now);
+        control.push(event, bytes, Long.MAX_VALUE, Long.MAX_VALUE, 0, now);
         controlCounters.enqueued();
         backlog++;
         return true;
@@ -239,16 +252,16 @@ public final class LinkScheduler<E> {
 
     /**
      * The event to send now, or {@code null} if none may go now; see {@link #nextWakeNanos} for when
-     * to ask again. Events found past their deadline on the way are dropped and released.
+     * to ask again. Events found at the head after their expiry are dropped and released.
      */
     public E dequeue(long now) {
         maybeTick(now);
         if (backlog == 0) {
             return null;
         }
-        if (linkTokens < 0) {
-            advanceLink(now);
-            if (linkTokens < 0) {
+        if (pacer.inDebt()) {
+            pacer.advance(now);
+            if (pacer.inDebt()) {
                 return null;
             }
         }
@@ -257,7 +270,7 @@ public final class LinkScheduler<E> {
             long arrived = control.headArrival();
             E e = control.pop();
             backlog--;
-            controlCounters.departure(bytes, now - arrived);
+            controlCounters.departure(bytes, Saturating.subtract(now, arrived));
             chargeLink(bytes, now);
             return e;
         }
@@ -271,7 +284,7 @@ public final class LinkScheduler<E> {
             int c = flowClass[slot];
             int bytes = q.headSize();
             long arrived = q.headArrival();
-            if (q.headDeadline() < now) {
+            if (now > q.headExpiry()) {
                 E late = q.pop();
                 backlog--;
                 flowCounters[slot].deadlineMiss();
@@ -282,12 +295,12 @@ public final class LinkScheduler<E> {
             }
             E e = q.pop();
             backlog--;
-            flowNodes[slot].charge(bytes);
-            classNodes[c].advance(now);
-            classNodes[c].charge(bytes);
+            flowNodes[slot].charge(bytes, now);
+            classNodes[c].charge(bytes, now);
             chargeLink(bytes, now);
-            flowCounters[slot].departure(bytes, now - arrived);
-            classCounters[c].departure(bytes, now - arrived);
+            long latency = Saturating.subtract(now, arrived);
+            flowCounters[slot].departure(bytes, latency);
+            classCounters[c].departure(bytes, latency);
             relink(slot, now);
             return e;
         }
@@ -301,7 +314,7 @@ public final class LinkScheduler<E> {
         if (backlog == 0) {
             return Long.MAX_VALUE;
         }
-        long linkReady = linkTokens >= 0 ? now : linkLast + (long) Math.ceil(-linkTokens / bytesPerNano);
+        long linkReady = pacer.inDebt() ? pacer.readyTime() : now;
         if (!control.isEmpty()) {
             return linkReady;
         }
@@ -312,7 +325,7 @@ public final class LinkScheduler<E> {
         long next = waiting.isEmpty() ? Long.MAX_VALUE : waiting.peekKey();
         for (int c = 0; c < CLASSES; c++) {
             if (!yellow[c].isEmpty()) {
-                next = Math.min(next, classNodes[c].upgradeTime(now));
+                next = Math.min(next, classNodes[c].upgradeTime());
             }
         }
         return next == Long.MAX_VALUE ? next : Math.max(next, linkReady);
@@ -325,10 +338,10 @@ public final class LinkScheduler<E> {
 
     /** Folds the estimator's period into the moving averages if one has passed; cheap otherwise. */
     public void maybeTick(long now) {
-        if (now < nextTick) {
+        if (now < nextTick || now <= lastTick) {
             return;
         }
-        double elapsed = (now - lastTick) / 1e9;
+        double elapsed = Saturating.subtract(now, lastTick) / 1e9;
         double w = estimator.weight();
         for (int slot = 0; slot < maxFlows; slot++) {
             if (specs[slot] != null) {
@@ -340,17 +353,16 @@ public final class LinkScheduler<E> {
         }
         controlCounters.tick(elapsed, w);
         lastTick = now;
-        nextTick = now + estimator.periodNanos();
+        nextTick = Saturating.add(now, estimator.periodNanos());
     }
 
     /** A snapshot of every flow and class; callable from any thread while the link forwards. */
     public LinkStatistics statistics() {
         List<FlowStatistics> flows = new ArrayList<>();
         for (int slot = 0; slot < maxFlows; slot++) {
-            FlowSpec spec = specs[slot];
-            QueueCounters counters = flowCounters[slot];
-            if (spec != null && counters != null) {
-                flows.add(new FlowStatistics(spec.flowId(), spec.serviceClass(), counters.snapshot()));
+            Published p = published.get(slot);
+            if (p != null) {
+                flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot()));
             }
         }
         Map<ServiceClass, QueueStatistics> classes = new EnumMap<>(ServiceClass.class);
@@ -392,15 +404,13 @@ public final class LinkScheduler<E> {
     /** Moves flows whose tokens have refilled back into their class's ready heaps. */
     private void wakeDue(long now) {
         while (!waiting.isEmpty() && waiting.peekKey() <= now) {
-            int slot = waiting.poll();
-            flowNodes[slot].advance(now);
-            relink(slot, now);
+            relink(waiting.poll(), now);
         }
     }
 
     /**
-     * Puts a flow where its mode says, scheduling its next upgrade. A flow that stays in the same
-     * heap is re-keyed in place, the common case after each send.
+     * Puts a flow where its mode at {@code now} says, scheduling its next upgrade. A flow that stays
+     * in the same heap is re-keyed in place, the common case after each send.
      */
     private void relink(int slot, long now) {
         FlowQueue<E> q = queues[slot];
@@ -409,21 +419,24 @@ public final class LinkScheduler<E> {
             return;
         }
         int c = flowClass[slot];
+        // The key follows from the class now, not from when the event arrived.
+        long key = c == BE ? q.headOrder() : q.headDeadline();
         HtbNode node = flowNodes[slot];
+        node.advance(now);
         int mode = node.mode();
         if (mode == HtbNode.CAN_SEND) {
             yellow[c].remove(slot);
             waiting.remove(slot);
-            green[c].put(slot, q.headKey(), q.headOrder());
+            green[c].put(slot, key, q.headOrder());
             return;
         }
         green[c].remove(slot);
         if (mode == HtbNode.MAY_BORROW) {
-            yellow[c].put(slot, q.headKey(), q.headOrder());
+            yellow[c].put(slot, key, q.headOrder());
         } else {
             yellow[c].remove(slot);
         }
-        long upgrade = node.upgradeTime(now);
+        long upgrade = node.upgradeTime();
         if (upgrade != Long.MAX_VALUE) {
             waiting.put(slot, upgrade);
         } else {
@@ -438,17 +451,9 @@ public final class LinkScheduler<E> {
         waiting.remove(slot);
     }
 
-    private void advanceLink(long now) {
-        long dt = now - linkLast;
-        if (dt > 0) {
-            linkTokens = Math.min(linkBurst, linkTokens + dt * bytesPerNano);
-            linkLast = now;
-        }
-    }
-
     private void chargeLink(int bytes, long now) {
-        advanceLink(now);
-        linkTokens -= bytes;
+        pacer.advance(now);
+        pacer.charge(bytes);
     }
 
     private FlowSpec requireFlow(int slot) {

@@ -3,14 +3,28 @@ package org.gridstat.core.sched;
 import java.util.EnumMap;
 import java.util.Map;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.WireFormat;
 
 /**
- * An out-link's capacity and the HTB shares of its three data classes. The link is paced to its
- * capacity; control traffic is served first and counts against the capacity but no class.
+ * An out-link's capacity, burst and the HTB shares of its three data classes. The link is paced to
+ * its capacity; control traffic is served first and counts against the capacity but no class.
+ *
+ * <p>The burst is the most the pacer hands to the socket at once. What it releases waits in FIFOs
+ * (socket, NIC, the next link) where EDF no longer applies, so an HRT event can wait behind a whole
+ * burst of best effort: the burst is kept small. The pacer lets an event go while its bucket is not
+ * in debt and charges the event when it leaves, so its bucket holds {@code burst - MAX_FRAME_BYTES}
+ * and a full bucket plus the frame that overdraws it make the burst.
  */
 public final class LinkSpec {
     /** Control events queued at most; more are dropped and counted. */
     public static final int DEFAULT_CONTROL_BUFFER = 256;
+    /**
+     * The default burst beyond one frame, in time at the link's capacity: one pacing tick of the data
+     * path (50 us), so the pacer need not be called more often than each tick to keep the link full.
+     */
+    public static final long DEFAULT_BURST_NANOS = 50_000;
+    /** The largest frame a link carries; a burst holds at least one. */
+    public static final int MAX_FRAME_BYTES = WireFormat.MAX_FRAME_LENGTH;
 
     private final long capacity;
     private final long burst;
@@ -25,22 +39,33 @@ public final class LinkSpec {
     }
 
     /**
-     * A link of {@code capacityBytesPerSecond} whose classes are given their shares.
+     * A link of {@code capacityBytesPerSecond} whose classes are given their shares, with the
+     * {@linkplain #defaultBurst default burst}.
      *
      * @throws IllegalArgumentException if a class is missing, a ceil exceeds the capacity or the
      *                                  assured rates add up to more than the capacity
      */
     public static LinkSpec of(long capacityBytesPerSecond, Map<ServiceClass, Shaping> classShares) {
-        return of(capacityBytesPerSecond, Shaping.defaultBurst(capacityBytesPerSecond), classShares, DEFAULT_CONTROL_BUFFER);
+        return of(capacityBytesPerSecond, defaultBurst(capacityBytesPerSecond), classShares, DEFAULT_CONTROL_BUFFER);
     }
 
+    /**
+     * A link with its own burst: the most bytes the pacer releases at once.
+     *
+     * @throws IllegalArgumentException as {@link #of(long, Map)}, and if the burst is less than one
+     *                                  maximum frame or more than {@link Shaping#MAX_BURST}
+     */
     public static LinkSpec of(long capacityBytesPerSecond, long burstBytes, Map<ServiceClass, Shaping> classShares,
                               int controlBuffer) {
         if (capacityBytesPerSecond <= 0) {
             throw new IllegalArgumentException("link capacity must be positive, got " + capacityBytesPerSecond + " B/s");
         }
-        if (burstBytes <= 0 || controlBuffer <= 0) {
-            throw new IllegalArgumentException("link burst and control buffer must be positive");
+        if (burstBytes < MAX_FRAME_BYTES || burstBytes > Shaping.MAX_BURST) {
+            throw new IllegalArgumentException("link burst must hold one maximum frame (" + MAX_FRAME_BYTES
+                    + " B) and at most " + Shaping.MAX_BURST + " B, got " + burstBytes + " B");
+        }
+        if (controlBuffer <= 0) {
+            throw new IllegalArgumentException("link control buffer must be positive, got " + controlBuffer);
         }
         EnumMap<ServiceClass, Shaping> copy = new EnumMap<>(ServiceClass.class);
         long assured = 0;
@@ -63,6 +88,12 @@ public final class LinkSpec {
         return new LinkSpec(capacityBytesPerSecond, burstBytes, copy, controlBuffer);
     }
 
+    /** One pacing tick of the capacity plus one maximum frame: 1,484 B at 2 Mbit/s, 7,722 B at 1 Gbit/s. */
+    public static long defaultBurst(long capacityBytesPerSecond) {
+        long tick = (long) (capacityBytesPerSecond * (DEFAULT_BURST_NANOS / 1e9));
+        return Math.min(Shaping.MAX_BURST, tick + MAX_FRAME_BYTES);
+    }
+
     /**
      * Default shares: HRT 50 %, LRT 30 %, BE 20 % assured, each class may borrow up to the whole link.
      */
@@ -78,6 +109,7 @@ public final class LinkSpec {
         return capacity;
     }
 
+    /** The most bytes the pacer releases at once. */
     public long burst() {
         return burst;
     }

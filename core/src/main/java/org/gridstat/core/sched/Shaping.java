@@ -5,6 +5,9 @@ package org.gridstat.core.sched;
  * always use, the ceiling it may borrow up to, and the bursts (in bytes) it may send at once.
  */
 public final class Shaping {
+    /** The largest burst, in bytes (it keeps token arithmetic in 1e-9 byte units within a long). */
+    public static final long MAX_BURST = 1_000_000_000L;
+
     private final long rate;
     private final long ceil;
     private final long burst;
@@ -18,8 +21,8 @@ public final class Shaping {
             throw new IllegalArgumentException("ceil must be positive and at least the rate (" + rate + " B/s), got "
                     + ceil + " B/s");
         }
-        if (burst < 0 || cburst < 0) {
-            throw new IllegalArgumentException("bursts must not be negative");
+        if (burst < 0 || cburst < 0 || burst > MAX_BURST || cburst > MAX_BURST) {
+            throw new IllegalArgumentException("bursts must be 0.." + MAX_BURST + " B, got " + burst + " and " + cburst);
         }
         this.rate = rate;
         this.ceil = ceil;
@@ -38,7 +41,7 @@ public final class Shaping {
     }
 
     static long defaultBurst(long bytesPerSecond) {
-        return bytesPerSecond / 100 + 1600;
+        return Math.min(MAX_BURST, bytesPerSecond / 100 + 1600);
     }
 
     public long rate() {

@@ -11,13 +11,17 @@ import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.LinkSpec;
 import org.junit.jupiter.api.Test;
 
 /** The data path's duty cycle, stepped by hand on a manual clock. */
 class DataPathAgentTest {
     /** 260,000 B/s: one 260-byte event per millisecond. */
     private static final long CAPACITY = 260_000;
+    /** The token bucket's depth. */
     private static final long BURST = 1_472;
+    /** The link's burst: a full bucket plus the frame that overdraws it. */
+    private static final long LINK_BURST = BURST + LinkSpec.MAX_FRAME_BYTES;
 
     /**
      * Departure times of {@code n} 260-byte events all queued at {@code start} on an exact token
@@ -47,7 +51,7 @@ class DataPathAgentTest {
 
     @Test
     void aPacedLinkSendsAtTheTokenBucketsTimesWakingExactlyWhenNeeded() {
-        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST));
+        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, LINK_BURST));
         h.install(1, 7, 0, ServiceClass.BE, 64);
         long start = h.clock.nanoTime();
         Object[] burst = new Object[2 * 20];
@@ -70,7 +74,7 @@ class DataPathAgentTest {
     void aWallClockStepBackNeitherStallsNorBurstsALink() {
         List<List<Long>> runs = new ArrayList<>();
         for (long step : new long[] {0, -S, +S}) {
-            AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST));
+            AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, LINK_BURST));
             h.install(1, 7, 0, ServiceClass.BE, 64);
             long start = h.clock.nanoTime();
             for (int i = 0; i < 20; i++) {
@@ -131,7 +135,7 @@ class DataPathAgentTest {
 
     @Test
     void anIdleAgentWakesForItsEstimatorPeriodOnly() {
-        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST));
+        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, LINK_BURST));
         long start = h.clock.nanoTime();
         h.cycle();
         assertEquals(start + S, h.wakeups.requested);
@@ -141,7 +145,7 @@ class DataPathAgentTest {
 
     @Test
     void eachLinkIsPumpedWhenItsOwnTimeComes() {
-        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, BURST), AgentHarness.link(CAPACITY * 2, BURST));
+        AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, LINK_BURST), AgentHarness.link(CAPACITY * 2, LINK_BURST));
         h.install(1, 7, 0, ServiceClass.BE, 64);
         h.install(2, 7, 1, ServiceClass.BE, 64);
         long start = h.clock.nanoTime();

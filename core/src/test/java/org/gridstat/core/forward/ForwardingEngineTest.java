@@ -87,15 +87,43 @@ class ForwardingEngineTest {
     }
 
     @Test
-    void hopDeadlineIsTheEndToEndDeadlineLessTheDownstreamBudget() {
-        engine.submit(FlowCommand.install(flow(1, 1, 7, 0, ServiceClass.HRT)));
+    void aLateEventStillLeavesWhileItCanMeetItsEndToEndDeadlineAndIsDroppedAfter() {
+        // Deadline T0 + 8 ms; downstream budget 5 ms: hop deadline T0 + 3 ms. The rest of the path
+        // needs at least 2 ms: the event expires at T0 + 6 ms.
+        engine.submit(FlowCommand.install(new FlowEntry(1, 7, 0, FlowSpec.of(1, ServiceClass.HRT, 100_000, 10_000_000),
+                new long[0], SampleGrid.ofRate(60).intervalNanos(), 5_000_000L, 2_000_000L)));
         engine.applyCommands(T0);
-        refs.retain("late");
-        // Deadline T0 + 8 ms, downstream budget 5 ms: it must leave by T0 + 3 ms.
-        assertEquals(1, engine.forward(7, T0, T0 + 8_000_000L, "late", 260, T0, T0));
-        refs.release("late");
-        assertNull(engine.dequeue(0, T0 + 3_000_001L), "dropped at dequeue: its hop deadline passed");
+        for (String ev : new String[] {"late", "expired"}) {
+            refs.retain(ev);
+            assertEquals(1, engine.forward(7, T0, T0 + 8_000_000L, ev, 260, T0, T0));
+            refs.release(ev);
+        }
+        assertEquals("late", engine.dequeue(0, T0 + 3_000_001L), "past its hop deadline, yet still useful: sent");
+        refs.release("late"); // sent: the sender gives its reference back
+        assertEquals(0, engine.statistics(0).flow(1).queue().deadlineMisses());
+        assertNull(engine.dequeue(0, T0 + 6_000_001L), "past its expiry: dropped at the head, costing no bandwidth");
         assertEquals(1, engine.statistics(0).flow(1).queue().deadlineMisses());
+        assertEquals(0, refs.outstanding());
+    }
+
+    @Test
+    void theEarlierHopDeadlineGoesFirstAcrossFlows() {
+        // Same end-to-end deadline; flow 2 has the longer rest of path, so its hop deadline is earlier.
+        engine.submit(FlowCommand.install(new FlowEntry(1, 7, 0, FlowSpec.of(1, ServiceClass.HRT, 100_000, 10_000_000),
+                new long[0], SampleGrid.ofRate(60).intervalNanos(), 1_000_000L, 0)));
+        engine.submit(FlowCommand.install(new FlowEntry(1, 8, 0, FlowSpec.of(2, ServiceClass.HRT, 100_000, 10_000_000),
+                new long[0], SampleGrid.ofRate(60).intervalNanos(), 4_000_000L, 0)));
+        engine.applyCommands(T0);
+        refs.retain("a");
+        refs.retain("b");
+        engine.forward(7, T0, T0 + 8_000_000L, "a", 260, T0, T0);
+        engine.forward(8, T0, T0 + 8_000_000L, "b", 260, T0, T0);
+        refs.release("a");
+        refs.release("b");
+        assertEquals("b", engine.dequeue(0, T0));
+        assertEquals("a", engine.dequeue(0, T0));
+        refs.release("a");
+        refs.release("b");
         assertEquals(0, refs.outstanding());
     }
 

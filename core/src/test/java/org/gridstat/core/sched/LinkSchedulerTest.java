@@ -11,6 +11,7 @@ import java.util.Map;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.SimulatedLink.Departure;
 import org.gridstat.core.sched.SimulatedLink.Ev;
+import org.gridstat.core.wire.WireFormat;
 import org.junit.jupiter.api.Test;
 
 /** The link scheduler on simulated time: order, timing, sharing and accounting. */
@@ -153,23 +154,70 @@ class LinkSchedulerTest {
     @Test
     void deadlineMissesAndOverflowsAreCountedApartAndEveryEventIsAccountedFor() {
         SimulatedLink sim = new SimulatedLink(link(1_000, 1_000, 1_000), 4);
-        // A flow held to 1 kB/s (ceiling) offered 10 kB/s with a 100 ms budget: its buffer of 5
-        // overflows, and what waits too long misses its deadline.
+        // A flow held to 1 kB/s (ceiling; 1,610-byte bucket) offered 10 kB/s: a 1,000-byte event every
+        // 100 ms for 5 s, each due at this hop 60 ms after arrival and expiring 100 ms after it. Its
+        // buffer of 5 overflows, and what waits past its expiry misses. By hand (times in ms):
+        //   e0 leaves at 0 and e1 at 100 on the bucket; the flow is then 290 B in debt until 390.
+        //   390: e2 (expired at 300) is dropped, e3 (past its hop deadline 360, expiring at 400) leaves.
+        //   e4..e8 fill the buffer, e9..e13 are refused; 1390: e4..e8 have expired, 5 dropped.
+        //   e14 arrives at 1400 to an empty queue and leaves; e15..e19 queue, e20..e23 are refused,
+        //   2390: 5 dropped; the same at 3390, 4390 (e24, e34, e44 sent) and 5390 (e45..e49 dropped).
         int f = sim.flow(1, ServiceClass.HRT, 1_000, 1_000, 5);
-        sim.periodic(f, 0, 26 * MS, 5 * S, SAMPLE, 100 * MS);
+        sim.periodic(f, 0, 100 * MS, 5 * S, 1_000, 60 * MS, 100 * MS);
         sim.run(6 * S);
         QueueStatistics q = sim.scheduler.statistics().flow(1).queue();
-        assertTrue(q.overflowDrops() > 0, q.toString());
-        assertTrue(q.deadlineMisses() > 0, q.toString());
+        assertEquals(List.of(0L, 1L, 3L, 14L, 24L, 34L, 44L),
+                sim.departuresOf(f).stream().map(d -> d.event().seq()).toList(), "what was sent");
+        assertEquals(26, q.deadlineMisses(), q.toString());
+        assertEquals(17, q.overflowDrops(), q.toString());
         assertEquals(sim.refused.size(), q.overflowDrops(), "refused events are the overflow drops");
         assertEquals(sim.released.size(), q.deadlineMisses(), "released events are the deadline misses");
+        assertEquals(50, q.arrivals());
         assertEquals(q.arrivals(), q.departures() + q.overflowDrops() + q.deadlineMisses() + q.backlog());
         for (Departure d : sim.departuresOf(f)) {
-            assertTrue(d.at() <= d.event().deadline(), "nothing sent late");
+            assertTrue(d.at() <= d.event().expiry(), "sent after its expiry: " + d);
         }
-        for (Ev e : sim.released) {
-            assertTrue(e.deadline() < 6 * S, "only expired events are dropped as misses");
+        for (SimulatedLink.Dropped d : sim.released) {
+            assertTrue(d.at() > d.event().expiry(), "dropped before it expired: " + d);
         }
+    }
+
+    @Test
+    void anEventPastItsHopDeadlineButWithinItsEndToEndBudgetIsSentOneThatCannotMakeItIsDroppedAtTheHead() {
+        SimulatedLink sim = new SimulatedLink(link(1_000, 1_000, 1_000), 4);
+        // 1 kB/s for 1,000-byte events: two leave at once (the 1,610-byte bucket), the next at 390 ms,
+        // the one after at 1,390 ms.
+        int f = sim.flow(1, ServiceClass.HRT, 1_000, 1_000, 10);
+        sim.at(0, f, 0, 1 * MS, 1 * MS, 1_000);
+        sim.at(0, f, 1, 1 * MS, 20 * MS, 1_000); // leaves at ~9 ms (link pacing): late for its hop, in time end to end
+        sim.at(0, f, 2, 100 * MS, 500 * MS, 1_000); // leaves at 390 ms, past its hop deadline
+        sim.at(0, f, 3, 100 * MS, S, 1_000); // its turn comes at 1,390 ms: it cannot make it
+        sim.at(0, f, 4, 2 * S, Long.MAX_VALUE, 1_000);
+        sim.run(3 * S);
+        List<Departure> sent = sim.departuresOf(f);
+        assertEquals(List.of(0L, 1L, 2L, 4L), sent.stream().map(d -> d.event().seq()).toList());
+        for (int i = 1; i < 3; i++) {
+            Departure d = sent.get(i);
+            assertTrue(d.at() > d.event().deadline() && d.at() <= d.event().expiry(), d.toString());
+        }
+        assertEquals(1, sim.released.size());
+        SimulatedLink.Dropped miss = sim.released.get(0);
+        assertEquals(3, miss.event().seq());
+        assertTrue(miss.at() > S, "dropped once it could no longer make it, not before: " + miss.at());
+        assertEquals(sent.get(3).at(), miss.at(), "dropped at the head, when its flow's turn came");
+        assertEquals(1, sim.scheduler.statistics().flow(1).queue().deadlineMisses());
+
+        // At the boundary: leaving exactly at its expiry is in time, a nanosecond later is not.
+        SimulatedLink edge = new SimulatedLink(defaultLink(), 2);
+        LinkScheduler<Ev> s = edge.scheduler;
+        int g = edge.flow(2, ServiceClass.HRT, 50_000, LINK, 10);
+        for (int i = 0; i < 2; i++) {
+            assertTrue(s.enqueue(g, new Ev(g, i, 0, 0, 5 * MS, 100, false), 100, 0, 5 * MS, 0));
+        }
+        assertEquals(0, s.dequeue(5 * MS).seq());
+        edge.now = 5 * MS + 1;
+        assertNull(s.dequeue(5 * MS + 1));
+        assertEquals(List.of(new SimulatedLink.Dropped(new Ev(g, 1, 0, 0, 5 * MS, 100, false), 5 * MS + 1)), edge.released);
     }
 
     @Test
@@ -204,8 +252,9 @@ class LinkSchedulerTest {
         sim.run(20 * S);
         assertEquals(1000, sim.departures.size());
         long last = sim.departures.get(999).at();
-        // 1 MB at 100 kB/s is 10 s, less the 1600-byte burst sent at once.
-        assertEquals(10.0 - 0.016, last / 1e9, 0.01);
+        // 1 MB at 100 kB/s is 10 s. A 1,600-byte burst is a bucket of 1,600 - 1,472 = 128 bytes
+        // plus the frame that overdraws it: the last event leaves once 999 kB less those 128 are paid for.
+        assertEquals((999_000 - 128) / 1e5, last / 1e9, 1e-6);
     }
 
     @Test
@@ -213,23 +262,214 @@ class LinkSchedulerTest {
         SimulatedLink sim = new SimulatedLink(link(1_000, 1_000, 1_000), 4);
         LinkScheduler<Ev> s = sim.scheduler;
         int f = sim.flow(7, ServiceClass.BE, 1_000, 1_000, 10);
+        int g = sim.flow(9, ServiceClass.HRT, 1_000, 1_000, 10);
+        // Flow 7's events are due at 1, 3, 5 ... ms, flow 9's at 2, 4, 6 ms.
         for (int i = 0; i < 8; i++) {
-            assertTrue(s.enqueue(f, new Ev(f, i, 0, Long.MAX_VALUE, 100, false), 100, Long.MAX_VALUE, 0));
+            long due = (2 * i + 1) * MS;
+            assertTrue(s.enqueue(f, new Ev(f, i, 0, due, Long.MAX_VALUE, 100, false), 100, due, Long.MAX_VALUE, 0));
+        }
+        for (int i = 0; i < 3; i++) {
+            long due = (2 * i + 2) * MS;
+            assertTrue(s.enqueue(g, new Ev(g, i, 0, due, Long.MAX_VALUE, 100, false), 100, due, Long.MAX_VALUE, 0));
         }
         s.modifyFlow(f, FlowSpec.of(7, ServiceClass.HRT, 1_000, 0, 1_000, 5, "substation-3"), 0);
         QueueStatistics q = s.statistics().flow(7).queue();
         assertEquals(5, q.backlog());
         assertEquals(3, q.overflowDrops(), "a shrunken buffer drops what no longer fits");
+        assertEquals(List.of(5L, 6L, 7L), sim.released.stream().map(d -> d.event().seq()).toList(),
+                "the oldest that fit are kept");
         assertEquals(ServiceClass.HRT, s.statistics().flow(7).serviceClass());
-        assertEquals(5, s.statistics().serviceClass(ServiceClass.HRT).backlog());
+        assertEquals(8, s.statistics().serviceClass(ServiceClass.HRT).backlog());
         assertEquals(0, s.statistics().serviceClass(ServiceClass.BE).backlog());
+        // Now HRT, flow 7 is ordered by its hop deadlines among flow 9's.
+        assertEquals(List.of(f + ":0", g + ":0", f + ":1", g + ":1"), drain(s, 0, 4));
         s.removeFlow(f);
         assertNull(s.statistics().flow(7));
-        assertEquals(0, s.backlog());
-        assertEquals(8, sim.released.size(), "every event given back");
+        assertEquals(1, s.backlog(), "flow 9's last event");
+        assertEquals(6, sim.released.size(), "every event of flow 7 not sent is given back");
         assertThrows(IllegalArgumentException.class, () -> s.removeFlow(f));
         int again = sim.flow(8, ServiceClass.BE, 1_000, 1_000, 10);
         assertEquals(f, again, "the slot is reused");
+    }
+
+    /** Takes {@code n} events from {@code s}, asking again exactly when it says; "slot:seq" in departure order. */
+    private static List<String> drain(LinkScheduler<Ev> s, long from, int n) {
+        List<String> out = new ArrayList<>();
+        long now = from;
+        while (out.size() < n) {
+            Ev e = s.dequeue(now);
+            if (e == null) {
+                long next = s.nextWakeNanos(now);
+                assertTrue(next > now && next != Long.MAX_VALUE, "stalled at " + now + " with " + s.backlog() + " queued");
+                now = next;
+                continue;
+            }
+            out.add(e.flow() + ":" + e.seq());
+        }
+        return out;
+    }
+
+    @Test
+    void aClassChangeReordersTheFlowsQueuedEventsByItsNewClass() {
+        // Best effort to HRT: the moved events take their places by hop deadline (ms below), not by
+        // their arrival numbers, which would put them ahead of every deadline.
+        SimulatedLink up = new SimulatedLink(defaultLink(), 8);
+        int h1 = up.flow(1, ServiceClass.HRT, 20_000, LINK, 20);
+        int h2 = up.flow(2, ServiceClass.HRT, 20_000, LINK, 20);
+        int b = up.flow(3, ServiceClass.BE, 20_000, LINK, 20);
+        int c = up.flow(4, ServiceClass.BE, 20_000, LINK, 20);
+        offer(up, b, 0, 25);
+        offer(up, h1, 0, 10);
+        offer(up, h2, 0, 20);
+        offer(up, c, 0, 5);
+        offer(up, b, 1, 45);
+        offer(up, h1, 1, 30);
+        offer(up, h2, 1, 40);
+        offer(up, h1, 2, 50);
+        up.scheduler.modifyFlow(b, FlowSpec.of(3, ServiceClass.HRT, 20_000, 0, LINK, 20, ""), 0);
+        up.run(S);
+        assertEquals(List.of(h1 + ":0", h2 + ":0", b + ":0", h1 + ":1", h2 + ":1", b + ":1", h1 + ":2", c + ":0"),
+                order(up));
+
+        // HRT to best effort: the moved events take their places by arrival, not behind every best-effort
+        // event because their keys were deadlines.
+        SimulatedLink down = new SimulatedLink(defaultLink(), 8);
+        int b1 = down.flow(5, ServiceClass.BE, 20_000, LINK, 20);
+        int h = down.flow(6, ServiceClass.HRT, 20_000, LINK, 20);
+        int b2 = down.flow(7, ServiceClass.BE, 20_000, LINK, 20);
+        offer(down, b1, 0, 50);
+        offer(down, h, 0, 5);
+        offer(down, b2, 0, 40);
+        offer(down, h, 1, 6);
+        offer(down, b1, 1, 30);
+        offer(down, b2, 1, 20);
+        down.scheduler.modifyFlow(h, FlowSpec.of(6, ServiceClass.BE, 20_000, 0, LINK, 20, ""), 0);
+        down.run(S);
+        assertEquals(List.of(b1 + ":0", h + ":0", b2 + ":0", h + ":1", b1 + ":1", b2 + ":1"), order(down));
+    }
+
+    /** Queues a 100-byte event at time 0 with a hop deadline of {@code dueMs}; it never expires. */
+    private static void offer(SimulatedLink sim, int slot, long seq, long dueMs) {
+        Ev e = new Ev(slot, seq, 0, dueMs * MS, Long.MAX_VALUE, 100, false);
+        assertTrue(sim.scheduler.enqueue(slot, e, 100, e.deadline(), e.expiry(), 0));
+    }
+
+    private static List<String> order(SimulatedLink sim) {
+        return sim.departures.stream().map(d -> d.event().flow() + ":" + d.event().seq()).toList();
+    }
+
+    @Test
+    void theNinthDepartureOfATokenBucketPacedFlowIsAtTheExactBucketTime() {
+        // A 2 MB/s link whose burst is one maximum frame (a bucket of depth 0: one event at a time,
+        // 125 us per 250-byte event) and an HRT flow of 20 kB/s (ceiling too; its bucket holds 1,800 B,
+        // 10 ms of its rate plus 1,600) offered 24 events of 250 B at once. The link paces the first
+        // eight while the flow's bucket drains; the ninth waits for the flow's bucket: 200 B of debt
+        // at 20 kB/s, 10 ms after the start.
+        long capacity = 2_000_000;
+        Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
+        shares.put(ServiceClass.HRT, Shaping.of(capacity / 2, capacity));
+        shares.put(ServiceClass.LRT, Shaping.of(capacity / 4, capacity));
+        shares.put(ServiceClass.BE, Shaping.of(capacity / 4, capacity));
+        SimulatedLink sim = new SimulatedLink(LinkSpec.of(capacity, WireFormat.MAX_FRAME_LENGTH, shares, 16), 2);
+        int f = sim.flow(1, ServiceClass.HRT, 20_000, 20_000, 32);
+        for (int i = 0; i < 24; i++) {
+            sim.at(0, f, i, Long.MAX_VALUE, 250);
+        }
+        sim.run(2 * S);
+        List<Long> sent = sim.departures.stream().map(Departure::at).toList();
+        List<Long> expected = tokenBuckets(24, 250, new long[] {20_000, capacity}, new long[] {1_800, 0});
+        assertEquals(10 * MS, expected.get(8));
+        assertEquals(expected.get(8), sent.get(8), "the ninth departure");
+        assertEquals(expected, sent);
+    }
+
+    /**
+     * Departure times of {@code n} events of {@code bytes}, all offered at 0, through exact token
+     * buckets in tandem: an event leaves as soon as no bucket is in debt and is charged to each
+     * when it leaves; bucket j refills at {@code rates[j]} bytes per second up to {@code depths[j]}
+     * bytes, full at the start. Tokens are counted in units of 1e-9 byte, so nothing is rounded but
+     * the departure instant, up to the next nanosecond.
+     */
+    private static List<Long> tokenBuckets(int n, int bytes, long[] rates, long[] depths) {
+        long[] tokens = new long[rates.length];
+        long[] last = new long[rates.length];
+        for (int j = 0; j < rates.length; j++) {
+            tokens[j] = depths[j] * S;
+        }
+        List<Long> out = new ArrayList<>();
+        long t = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < rates.length; j++) {
+                if (tokens[j] < 0) {
+                    t = Math.max(t, last[j] - Math.floorDiv(tokens[j], rates[j])); // ceil(debt / rate)
+                }
+            }
+            for (int j = 0; j < rates.length; j++) {
+                tokens[j] = Math.min(depths[j] * S, tokens[j] + (t - last[j]) * rates[j]) - bytes * S;
+                last[j] = t;
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    @Test
+    void timesAtTheEndsOfTheClockNeitherOverflowNorSpin() {
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> {
+            // Half a second before the end of the clock (the estimator's next tick is past it): a flow
+            // of 1 B/s sends its 1,600-byte bucket and then owes 400 s, beyond the last representable
+            // instant; so does a 100 B/s link after one 1,000-byte frame (10 s).
+            long late = Long.MAX_VALUE - S / 2;
+            List<Ev> released = new ArrayList<>();
+            LinkScheduler<Ev> s = new LinkScheduler<>(link(1_000, 1_000, 1_000), 4, released::add,
+                    new EstimatorSettings(S, 1.0), late);
+            int f = s.addFlow(FlowSpec.of(1, ServiceClass.BE, 1, 0, 1, 10, ""), late);
+            for (int i = 0; i < 3; i++) {
+                assertTrue(s.enqueue(f, new Ev(f, i, late, Long.MAX_VALUE, Long.MAX_VALUE, 1_000, false), 1_000,
+                        Long.MAX_VALUE, Long.MAX_VALUE, late));
+            }
+            assertNotNull(s.dequeue(late));
+            assertNotNull(s.dequeue(late + 10 * MS));
+            long now = late + 20 * MS;
+            assertNull(s.dequeue(now));
+            assertEquals(Long.MAX_VALUE, s.nextWakeNanos(now), "the third can only go after the end of time");
+            assertNull(s.dequeue(Long.MAX_VALUE - 1));
+            assertEquals(1, s.backlog());
+            QueueStatistics q = s.statistics().flow(1).queue();
+            assertTrue(Double.isFinite(q.arrivalRate()) && Double.isFinite(q.departureRate()), q.toString());
+
+            Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
+            for (ServiceClass c : new ServiceClass[] {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE}) {
+                shares.put(c, Shaping.of(10, 100));
+            }
+            LinkScheduler<Ev> slow = new LinkScheduler<>(LinkSpec.of(100, WireFormat.MAX_FRAME_LENGTH, shares, 4),
+                    4, released::add, new EstimatorSettings(S, 1.0), late);
+            assertTrue(slow.enqueueControl(new Ev(-1, 0, late, Long.MAX_VALUE, Long.MAX_VALUE, 1_000, true), 1_000, late));
+            assertTrue(slow.enqueueControl(new Ev(-1, 1, late, Long.MAX_VALUE, Long.MAX_VALUE, 1_000, true), 1_000, late));
+            assertNotNull(slow.dequeue(late));
+            long wake = slow.nextWakeNanos(late);
+            assertTrue(wake > late, "the link owes 10 s: " + wake);
+            assertNull(slow.dequeue(Long.MAX_VALUE - 1));
+
+            // Deadlines and expiries at the ends: the earliest goes first, one that expired at the
+            // beginning of time is a miss, one that never expires is never dropped.
+            long t = 0;
+            LinkScheduler<Ev> edf = new LinkScheduler<>(defaultLink(), 4, released::add, new EstimatorSettings(S, 1.0), t);
+            int g = edf.addFlow(FlowSpec.of(2, ServiceClass.HRT, 50_000, 0, LINK, 10, ""), t);
+            int h = edf.addFlow(FlowSpec.of(3, ServiceClass.HRT, 50_000, 0, LINK, 10, ""), t);
+            assertTrue(edf.enqueue(g, new Ev(g, 0, t, Long.MAX_VALUE, Long.MAX_VALUE, 100, false), 100, Long.MAX_VALUE,
+                    Long.MAX_VALUE, t));
+            assertTrue(edf.enqueue(h, new Ev(h, 0, t, Long.MIN_VALUE, Long.MIN_VALUE, 100, false), 100, Long.MIN_VALUE,
+                    Long.MIN_VALUE, t));
+            assertTrue(edf.enqueue(h, new Ev(h, 1, t, Long.MIN_VALUE + 1, Long.MAX_VALUE, 100, false), 100,
+                    Long.MIN_VALUE + 1, Long.MAX_VALUE, t));
+            released.clear();
+            Ev first = edf.dequeue(t);
+            assertEquals(1, first.seq(), "earliest deadline first; the expired one dropped on the way");
+            assertEquals(1, released.size());
+            assertEquals(Long.MIN_VALUE, released.get(0).expiry());
+            assertEquals(g, edf.dequeue(Long.MAX_VALUE - 1).flow(), "never expires, even at the end of time");
+        });
     }
 
     @Test
@@ -241,5 +481,14 @@ class LinkSchedulerTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> link(60_000, 30_000, 20_000)).getMessage()
                 .contains("add up to 110000"));
         assertThrows(IllegalArgumentException.class, () -> Shaping.of(10, 5));
+        Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
+        for (ServiceClass c : new ServiceClass[] {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE}) {
+            shares.put(c, Shaping.of(LINK / 4, LINK));
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LinkSpec.of(LINK, 1_471, shares, 16)).getMessage()
+                .contains("one maximum frame (1472 B)"));
+        assertEquals(1_472, LinkSpec.of(LINK, 1_472, shares, 16).burst());
+        // One 50 us tick of 100 kB/s is 5 B.
+        assertEquals(5 + 1_472, LinkSpec.of(LINK, shares).burst());
     }
 }

@@ -13,14 +13,21 @@ final class SimulatedLink {
     static final long MS = 1_000_000L;
     static final long S = 1_000_000_000L;
 
-    /** A simulated event: which flow, its sequence in the flow, when it arrived and its hop deadline. */
-    record Ev(int flow, long seq, long arrival, long deadline, int bytes, boolean control) {
+    /**
+     * A simulated event: which flow, its sequence in the flow, when it arrived, its hop deadline
+     * (the EDF key) and its expiry (the last departure that still meets its end-to-end deadline).
+     */
+    record Ev(int flow, long seq, long arrival, long deadline, long expiry, int bytes, boolean control) {
     }
 
     record Departure(Ev event, long at) {
     }
 
-    private record Source(int slot, long start, long period, long end, int bytes, long budget) {
+    /** An event the scheduler gave back, and the simulated time at which it did. */
+    record Dropped(Ev event, long at) {
+    }
+
+    private record Source(int slot, long start, long period, long end, int bytes, long budget, long expiryBudget) {
     }
 
     private record Pending(long at, Source source, long seq) {
@@ -28,32 +35,47 @@ final class SimulatedLink {
 
     final LinkScheduler<Ev> scheduler;
     final List<Departure> departures = new ArrayList<>();
-    final List<Ev> released = new ArrayList<>();
+    final List<Dropped> released = new ArrayList<>();
     final List<Ev> refused = new ArrayList<>();
     private final List<Source> sources = new ArrayList<>();
     private final List<Ev> oneShots = new ArrayList<>();
     int maxBacklog;
+    /** Simulated time: where {@link #run} is, or where a test that calls the scheduler itself sets it. */
+    long now;
 
     SimulatedLink(LinkSpec link, int maxFlows) {
-        this.scheduler = new LinkScheduler<>(link, maxFlows, released::add, new EstimatorSettings(S, 1.0), 0);
+        this.scheduler = new LinkScheduler<>(link, maxFlows, e -> released.add(new Dropped(e, now)),
+                new EstimatorSettings(S, 1.0), 0);
     }
 
     int flow(long id, ServiceClass c, long assured, long ceiling, int buffer) {
         return scheduler.addFlow(FlowSpec.of(id, c, assured, 0, ceiling, buffer, ""), 0);
     }
 
-    /** A periodic source: an event of {@code bytes} every {@code period} from {@code start} until before {@code end}. */
+    /**
+     * A periodic source: an event of {@code bytes} every {@code period} from {@code start} until
+     * before {@code end}, due to leave by its arrival plus {@code deadlineBudget}, and expiring then too.
+     */
     void periodic(int slot, long start, long period, long end, int bytes, long deadlineBudget) {
-        sources.add(new Source(slot, start, period, end, bytes, deadlineBudget));
+        periodic(slot, start, period, end, bytes, deadlineBudget, deadlineBudget);
     }
 
-    /** Offers one event at a given instant. */
+    /** A periodic source whose events expire {@code expiryBudget} after arrival, later than their hop deadline. */
+    void periodic(int slot, long start, long period, long end, int bytes, long deadlineBudget, long expiryBudget) {
+        sources.add(new Source(slot, start, period, end, bytes, deadlineBudget, expiryBudget));
+    }
+
+    /** Offers one event at a given instant; it expires at its hop deadline. */
     void at(long when, int slot, long seq, long deadline, int bytes) {
-        oneShots.add(new Ev(slot, seq, when, deadline, bytes, false));
+        at(when, slot, seq, deadline, deadline, bytes);
+    }
+
+    void at(long when, int slot, long seq, long deadline, long expiry, int bytes) {
+        oneShots.add(new Ev(slot, seq, when, deadline, expiry, bytes, false));
     }
 
     void controlAt(long when, long seq, int bytes) {
-        oneShots.add(new Ev(-1, seq, when, Long.MAX_VALUE, bytes, true));
+        oneShots.add(new Ev(-1, seq, when, Long.MAX_VALUE, Long.MAX_VALUE, bytes, true));
     }
 
     /** Runs until {@code end}, then drains nothing further. */
@@ -65,12 +87,12 @@ final class SimulatedLink {
         // Stable: events offered at the same instant arrive in the order they were offered.
         java.util.ArrayDeque<Ev> shots = new java.util.ArrayDeque<>(
                 oneShots.stream().sorted(java.util.Comparator.comparingLong(Ev::arrival)).toList());
-        long now = 0;
+        now = 0;
         while (now <= end) {
             while (!shots.isEmpty() && shots.peek().arrival() <= now) {
                 Ev e = shots.poll();
                 boolean ok = e.control() ? scheduler.enqueueControl(e, e.bytes(), now)
-                        : scheduler.enqueue(e.flow(), e, e.bytes(), e.deadline(), now);
+                        : scheduler.enqueue(e.flow(), e, e.bytes(), e.deadline(), e.expiry(), now);
                 if (!ok) {
                     refused.add(e);
                 }
@@ -79,8 +101,9 @@ final class SimulatedLink {
                 Pending p = arrivals.poll();
                 Source s = p.source;
                 long deadline = s.budget == Long.MAX_VALUE ? Long.MAX_VALUE : p.at + s.budget;
-                Ev e = new Ev(s.slot, p.seq, p.at, deadline, s.bytes, false);
-                if (!scheduler.enqueue(s.slot, e, s.bytes, deadline, now)) {
+                long expiry = s.expiryBudget == Long.MAX_VALUE ? Long.MAX_VALUE : p.at + s.expiryBudget;
+                Ev e = new Ev(s.slot, p.seq, p.at, deadline, expiry, s.bytes, false);
+                if (!scheduler.enqueue(s.slot, e, s.bytes, deadline, expiry, now)) {
                     refused.add(e);
                 }
                 if (p.at + s.period < s.end) {

@@ -179,7 +179,8 @@ class IngressPathTest {
 
     @Test
     void aSlowLinkIsPacedAndItsOverflowCountedWhileTheFastLinkTakesEverything() {
-        // Link b carries 2,600 B/s: ten 260-byte frames a second after its 1,626-byte burst.
+        // Link b carries 2,600 B/s: ten 260-byte frames a second. Its default burst (50 µs of its
+        // rate plus one maximum frame) lets one frame go at once.
         wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002 capacity=2600"},
                 new String[] {"id=1 variable=1 link=a class=BE", "id=2 variable=1 link=b class=BE buffer=5"});
         for (int i = 0; i < 30; i++) {
@@ -187,9 +188,15 @@ class IngressPathTest {
         }
         List<ByteBuf> onA = drainOutbound(linkA);
         List<ByteBuf> onB = drainOutbound(linkB);
+        assertEquals(25, onA.size(), "link a's burst: 50 µs of 1 Gbit/s and one maximum frame");
+        clock.advance(50_000L); // one pacing tick later the fast link has sent the rest
+        linkA.advanceTimeBy(50, java.util.concurrent.TimeUnit.MICROSECONDS);
+        linkA.runScheduledPendingTasks();
+        onA.addAll(drainOutbound(linkA));
         assertEquals(30, onA.size());
+        onB.addAll(drainOutbound(linkB));
         int burst = onB.size();
-        assertEquals(7, burst, "the burst's worth goes at once");
+        assertEquals(1, burst, "the burst's worth goes at once");
         RouterCounters c = counters();
         assertEquals(30 - burst - 5, c.links().get("b").flow(2).queue().overflowDrops(), "the rest overflows a 5-event buffer");
         assertEquals(5, c.links().get("b").flow(2).queue().backlog());
@@ -214,9 +221,9 @@ class IngressPathTest {
 
     @Test
     void aLinkPacedAtSubMillisecondSpacingIsServedByThePacingTick() {
-        // Link b carries 2.6 MB/s: one 260-byte frame per 100 µs once its burst (10 ms of rate plus
-        // a large frame, about 106 frames) is spent. Waits that short are served by the link's
-        // periodic pacing tick, not a timer per departure.
+        // Link b carries 2.6 MB/s: one 260-byte frame per 100 µs once its burst (50 µs of rate plus
+        // a maximum frame) is spent. Waits that short are served by the link's periodic pacing
+        // tick, not a timer per departure.
         wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002 capacity=2600000"},
                 new String[] {"id=1 variable=1 link=a class=BE", "id=2 variable=1 link=b class=BE buffer=200"});
         for (int i = 0; i < 200; i++) {
