@@ -61,7 +61,7 @@ class DataPlaneLoopbackTest {
                     Thread.sleep(10);
                 }
                 for (List<Long> got : List.of(atA, atB)) {
-                    assertEquals(1000, got.size());
+                    assertEquals(1000, got.size(), () -> "router: " + plane.counters());
                     for (int i = 0; i < 1000; i++) {
                         assertEquals(i, got.get(i), "order");
                     }
