@@ -1,0 +1,192 @@
+package org.gridstat.statusrouter.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.socket.DatagramPacket;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.gridstat.core.egress.DataPathAgent;
+import org.gridstat.core.egress.EgressPump;
+import org.gridstat.core.egress.Transmitter;
+import org.gridstat.core.egress.WakeupService;
+import org.gridstat.core.forward.EventReferences;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.ForwardingEngine;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.time.ManualClock;
+import org.gridstat.core.wire.StatusEventDecoder;
+import org.gridstat.core.wire.StatusEventEncoder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The seam the simulator stands on: the router's own data path (FrameIntake, DataPath, the
+ * LinkTransmitter and LoopWakeups on an event loop whose time the test moves) and the bare
+ * {@link DataPathAgent} driven with a fake transmitter and exact wake-ups, given the same frames at
+ * the same instants, send the same events in the same order, each within one pacing tick.
+ */
+class DutyCycleSeamTest {
+    private static final long US = 1_000L;
+    private static final long MS = 1_000_000L;
+    private static final long S = 1_000_000_000L;
+    private static final long T0 = 1_790_000_000L * S;
+    private static final long STEP = 10 * US;
+    private static final InetSocketAddress SENDER = new InetSocketAddress("127.0.0.1", 20001);
+    private static final String[] LINKS = {"name=a address=127.0.0.1:21001 capacity=260000 burst=1472"};
+    private static final String[] FLOWS = {"id=1 variable=1 link=a class=HRT buffer=64", "id=2 variable=2 link=a class=BE buffer=64",
+        "id=3 variable=3 link=a class=LRT buffer=64"};
+
+    /** An input frame: when it arrives (after T0), its variable, its sequence, and its deadline after arrival. */
+    private record In(long at, long variable, long seq, long deadlineAfter) {
+    }
+
+    /** A departure: which frame (variable, sequence) and when, after T0. */
+    private record Out(long variable, long seq, long at) {
+    }
+
+    private static List<In> input() {
+        List<In> in = new ArrayList<>();
+        long seq = 0;
+        for (int i = 0; i < 12; i++) {
+            in.add(new In(0, 2, seq++, 0)); // a best-effort backlog
+        }
+        in.add(new In(2_300 * US, 1, seq++, 20 * MS));
+        in.add(new In(2_300 * US, 3, seq++, 40 * MS));
+        in.add(new In(2_310 * US, 1, seq++, 10 * MS));
+        for (int i = 0; i < 6; i++) {
+            in.add(new In(5_100 * US + i * 130 * US, 2, seq++, 0));
+        }
+        in.add(new In(7_000 * US, 3, seq++, 5 * MS));
+        in.add(new In(30 * MS, 1, seq++, 20 * MS)); // after a quiet spell: leaves at once
+        return in;
+    }
+
+    private static ByteBuffer frame(In e) {
+        ByteBuffer b = ByteBuffer.allocate(260);
+        long t = T0 + e.at();
+        new StatusEventEncoder().wrap(b, 0).variableId(e.variable()).sequence(e.seq()).sourceTimeNanos(t)
+                .deadlineNanos(e.deadlineAfter() == 0 ? 0 : t + e.deadlineAfter()).serviceClass(ServiceClass.BE)
+                .rawPayloadLength(212).seal();
+        return b;
+    }
+
+    /** The router's data path on an embedded event loop, time stepped by {@link #STEP}. */
+    private static List<Out> router(List<In> input) {
+        ManualClock clock = new ManualClock(T0);
+        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, LINKS, FLOWS, new String[0], S, 0.5, 64);
+        EmbeddedChannel link = new EmbeddedChannel();
+        link.freezeTime();
+        DataPath path = new DataPath(s, link.eventLoop(), clock, clock, new DataPathCounters());
+        link.pipeline().addLast(path.links[0]);
+        path.links[0].attach(link);
+        path.start();
+        EmbeddedChannel ingress = new EmbeddedChannel(new IngressHandler(new FrameIntake(path, new DataPathCounters(),
+                PooledByteBufAllocator.DEFAULT)));
+        List<Out> out = new ArrayList<>();
+        StatusEventDecoder d = new StatusEventDecoder();
+        int next = 0;
+        for (long t = 0; t <= 60 * MS; t += STEP) {
+            while (next < input.size() && input.get(next).at() <= t) {
+                // Frames due at one instant arrive in one read batch.
+                long at = input.get(next).at();
+                while (next < input.size() && input.get(next).at() == at) {
+                    ByteBuf b = PooledByteBufAllocator.DEFAULT.directBuffer(260).writeBytes(frame(input.get(next++)));
+                    ingress.writeOneInbound(new DatagramPacket(b, null, SENDER));
+                }
+                ingress.flushInbound();
+            }
+            link.runScheduledPendingTasks();
+            ByteBuf sent;
+            while ((sent = link.readOutbound()) != null) {
+                d.wrap(sent.nioBuffer(), 0, sent.readableBytes());
+                out.add(new Out(d.variableId(), d.sequence(), t));
+                sent.release();
+            }
+            clock.advance(STEP);
+            link.advanceTimeBy(STEP, TimeUnit.NANOSECONDS);
+        }
+        path.discard();
+        return out;
+    }
+
+    /** The bare agent, with the same flows, woken exactly when it asks. */
+    private static List<Out> agent(List<In> input) {
+        ManualClock clock = new ManualClock(T0);
+        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, LINKS, FLOWS, new String[0], S, 0.5, 64);
+        EventReferences<In> refs = new EventReferences<>() {
+            @Override
+            public void retain(In e) {
+            }
+
+            @Override
+            public void release(In e) {
+            }
+        };
+        ForwardingEngine<In> engine = new ForwardingEngine<>(List.of(s.links.get(0).spec), 64, refs, s.estimator,
+                clock.nanoTime());
+        for (FlowEntry f : s.flows) {
+            engine.submit(FlowCommand.install(f));
+        }
+        engine.applyCommands(clock.nanoTime()); // as the router installs its configured flows
+        List<Out> out = new ArrayList<>();
+        Transmitter<In> tx = new Transmitter<>() {
+            @Override
+            public boolean writable() {
+                return true;
+            }
+
+            @Override
+            public void write(In e) {
+                out.add(new Out(e.variable(), e.seq(), clock.nanoTime() - T0));
+            }
+
+            @Override
+            public void flush() {
+            }
+        };
+        long[] wake = {Long.MAX_VALUE};
+        WakeupService wakeups = t -> wake[0] = t;
+        DataPathAgent<In> agent = new DataPathAgent<>(engine, List.of(new EgressPump<>(engine, 0, tx, refs, e -> 260, null)),
+                wakeups, clock, clock, 64, S);
+        int next = 0;
+        while (true) {
+            long inputAt = next < input.size() ? T0 + input.get(next).at() : Long.MAX_VALUE;
+            long at = Math.min(inputAt, wake[0]);
+            if (at > T0 + 60 * MS) {
+                break;
+            }
+            clock.advance(Math.max(0, at - clock.nanoTime()));
+            agent.beginCycle();
+            while (next < input.size() && T0 + input.get(next).at() == at) {
+                In e = input.get(next++);
+                agent.forward(e.variable(), T0 + e.at(), e.deadlineAfter() == 0 ? 0 : T0 + e.at() + e.deadlineAfter(), e, 260);
+            }
+            if (at == wake[0]) {
+                wake[0] = Long.MAX_VALUE; // this wake-up is spent; a request stands until then
+            }
+            agent.doWork();
+        }
+        return out;
+    }
+
+    @Test
+    void theRouterAndTheBareAgentSendTheSameEventsInTheSameOrderWithinOneTick() {
+        List<In> in = input();
+        List<Out> router = router(in);
+        List<Out> agent = agent(in);
+        assertEquals(in.size(), agent.size(), "everything leaves: " + agent);
+        assertEquals(agent.stream().map(o -> o.variable() + "/" + o.seq()).toList(),
+                router.stream().map(o -> o.variable() + "/" + o.seq()).toList(), "the same departure sequence");
+        for (int i = 0; i < agent.size(); i++) {
+            long late = router.get(i).at() - agent.get(i).at();
+            assertTrue(late >= -STEP && late <= LoopWakeups.TICK_NANOS + STEP,
+                    "departure " + i + " " + agent.get(i) + ": the router sent it " + late + " ns after the agent");
+        }
+    }
+}
