@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  */
 final class EpollIngressSocket extends EpollReadable {
     private static final Logger LOG = LoggerFactory.getLogger(EpollIngressSocket.class);
-    static final int READS_PER_WAKE = 64;
+    static final int READS_PER_WAKE = FrameIntake.MAX_BATCH;
 
     private final Socket socket;
     private final FrameIntake intake;

@@ -6,16 +6,21 @@ import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.gridstat.core.wire.FrameAdmission;
 import org.gridstat.core.wire.RejectReason;
+import org.gridstat.core.wire.WireFormat;
 
 /**
  * What a router does with each received datagram, whichever socket read it: admit it in a
  * scratch buffer ({@link FrameAdmission}: validate, hop limit, stamp the next hop count), and on
- * the data-path loop copy the valid frame into a pooled buffer of its own length and forward it
- * in the duty cycle its read batch opened; on another loop, queue its bytes in the loop's
+ * the data-path loop copy the valid frame into a pooled buffer of its own length and, once the
+ * read batch is over, forward the batch in one duty cycle; on another loop, queue its bytes in the loop's
  * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason;
  * nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
  * frame's bytes, not a whole receive buffer. One instance per ingress socket, confined to that
  * socket's event loop.
+ *
+ * <p>The duty cycle reads its clock after the batch was read, never before: a frame read late in a
+ * batch (the loop lost the CPU while reading) is not given a time before it arrived, which would
+ * shorten an emulated link's delay or lengthen the time a frame seems to have waited.
  */
 final class FrameIntake {
     /** Larger than any valid frame, so an oversize datagram arrives whole enough to be counted as such. */
@@ -27,8 +32,19 @@ final class FrameIntake {
     private final FrameAdmission admission = new FrameAdmission();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(DATAGRAM_BUFFER);
     private final ByteBuf scratchBuf = Unpooled.wrappedBuffer(scratch);
-    /** A duty cycle is open on the data path for the current read batch. */
-    private boolean cycleOpen;
+    /** Most frames read before they are forwarded in one duty cycle; a socket's reads per wake-up. */
+    static final int MAX_BATCH = 64;
+    /**
+     * Valid frames of the current read batch, waiting for its duty cycle, one slot each. Kept here
+     * rather than in pooled buffers: holding a batch of pooled buffers at once churns the pool's
+     * pages, which allocates; a pooled buffer is taken per frame only as it is forwarded.
+     */
+    private final ByteBuf batch = Unpooled.directBuffer(MAX_BATCH * WireFormat.MAX_FRAME_LENGTH);
+    private final int[] batchLength = new int[MAX_BATCH];
+    private final long[] batchVariable = new long[MAX_BATCH];
+    private final long[] batchSourceTime = new long[MAX_BATCH];
+    private final long[] batchDeadline = new long[MAX_BATCH];
+    private int batched;
     /** Set on a loop other than the data path's: valid frames go there instead. */
     private final HandoffRing ring;
     private boolean handedOff;
@@ -90,32 +106,45 @@ final class FrameIntake {
             }
             return;
         }
-        if (!cycleOpen) {
-            cycleOpen = true;
-            dataPath.beginCycle();
-        }
-        ByteBuf frame = allocator.directBuffer(length, length);
-        try {
-            frame.writeBytes(scratchBuf, 0, length);
-            int queued = dataPath.forward(frame, admission.variableId(), admission.sourceTimeNanos(),
-                    admission.deadlineNanos());
-            if (queued < 0) {
-                counters.refused(queued);
-            }
-        } finally {
-            frame.release();
+        batch.setBytes(batched * WireFormat.MAX_FRAME_LENGTH, scratchBuf, 0, length);
+        batchLength[batched] = length;
+        batchVariable[batched] = admission.variableId();
+        batchSourceTime[batched] = admission.sourceTimeNanos();
+        batchDeadline[batched] = admission.deadlineNanos();
+        if (++batched == MAX_BATCH) {
+            forwardBatch();
         }
     }
 
-    /** After a batch of reads: closes the duty cycle the batch opened, or tells the data path of hand-offs. */
+    /** Forwards the frames read so far in one duty cycle, whose clock is read now. */
+    private void forwardBatch() {
+        if (batched == 0) {
+            return;
+        }
+        dataPath.beginCycle();
+        for (int i = 0; i < batched; i++) {
+            int length = batchLength[i];
+            ByteBuf frame = allocator.directBuffer(length, length);
+            try {
+                frame.writeBytes(batch, i * WireFormat.MAX_FRAME_LENGTH, length);
+                int queued = dataPath.forward(frame, batchVariable[i], batchSourceTime[i], batchDeadline[i]);
+                if (queued < 0) {
+                    counters.refused(queued);
+                }
+            } finally {
+                frame.release();
+            }
+        }
+        batched = 0;
+        dataPath.endCycle();
+    }
+
+    /** After a batch of reads: forwards it in one duty cycle, or tells the data path of hand-offs. */
     void readComplete() {
         if (handedOff) {
             handedOff = false;
             dataPath.handedOff();
         }
-        if (cycleOpen) {
-            cycleOpen = false;
-            dataPath.endCycle();
-        }
+        forwardBatch();
     }
 }

@@ -262,4 +262,31 @@ class IngressPathTest {
         assertTrue(nextTask > LoopWakeups.TICK_HORIZON_NANOS, "the pacing tick stopped with the backlog gone: next task in "
                 + nextTask + " ns");
     }
+
+    @Test
+    void aFrameReadLateInABatchIsNotGivenATimeBeforeItArrived() {
+        // Link a delays by 30 ms. The loop reads one frame, loses the CPU for 7 ms, then reads the
+        // next frame of the same batch: that frame must still take its full 30 ms.
+        wire(new String[] {"name=a address=127.0.0.1:21001 delay=30ms", "name=b address=127.0.0.1:21002"},
+                new String[] {"id=1 variable=1 link=a class=BE"});
+        long start = clock.nanoTime();
+        ingress.writeOneInbound(new DatagramPacket(frame(1, 0, T0, 0, true), null, SENDER));
+        clock.advance(7_000_000L);
+        ingress.writeOneInbound(new DatagramPacket(frame(1, 1, T0, 0, true), null, SENDER));
+        ingress.flushInbound();
+        List<Long> sentAt = new ArrayList<>();
+        for (long t = 0; t <= 40_000_000L; t += 50_000L) {
+            linkA.runScheduledPendingTasks();
+            for (ByteBuf b : drainOutbound(linkA)) {
+                sentAt.add(clock.nanoTime() - start);
+                b.release();
+            }
+            clock.advance(50_000L);
+            linkA.advanceTimeBy(50, java.util.concurrent.TimeUnit.MICROSECONDS);
+        }
+        assertEquals(2, sentAt.size());
+        for (long at : sentAt) {
+            assertTrue(at >= 37_000_000L, "sent " + at / 1e6 + " ms after the first read: before the second frame's 30 ms");
+        }
+    }
 }

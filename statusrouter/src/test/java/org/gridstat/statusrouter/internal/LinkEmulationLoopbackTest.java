@@ -24,11 +24,15 @@ class LinkEmulationLoopbackTest {
     @ValueSource(booleans = {false, true})
     void delayedLinkDeliversNoEarlierThanItsDelayAndLossyLinkLosesItsShare(boolean busyPoll) throws Exception {
         List<Long> delays = new CopyOnWriteArrayList<>();
+        List<Long> order = new CopyOnWriteArrayList<>();
         List<Long> lossy = new CopyOnWriteArrayList<>();
         InetSocketAddress any = new InetSocketAddress("127.0.0.1", 0);
         // Delays on the monotonic clock: the epoch clock may step between a send and its receipt.
         long[] sentAt = new long[1000];
-        try (Subscriber slow = Subscriber.open(any, e -> delays.add(System.nanoTime() - sentAt[(int) e.sequence()]));
+        try (Subscriber slow = Subscriber.open(any, e -> {
+                 delays.add(System.nanoTime() - sentAt[(int) e.sequence()]);
+                 order.add(e.sequence());
+             });
              Subscriber lossySub = Subscriber.open(any, e -> lossy.add(e.sequence()));
              DataPlane router = DataPlane.start(RouterSettings.of("emu", "127.0.0.1:0", 1, "auto", 1 << 20,
                      new String[] {
@@ -51,6 +55,9 @@ class LinkEmulationLoopbackTest {
             }
             Thread.sleep(100);
             assertEquals(1000, delays.size(), "the delayed link loses nothing");
+            for (int i = 0; i < 1000; i++) {
+                assertEquals(i, order.get(i), "in order, each once");
+            }
             for (long d : delays) {
                 assertTrue(d >= 30 * MS, "delivered after " + d / 1e6 + " ms, before the 30 ms delay");
             }
