@@ -11,30 +11,55 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.wire.StatusEventEncoder;
+import org.gridstat.core.wire.WireFormat;
 
 /**
  * Offers status events at a set rate from its own event loop: every tick it writes the frames due
  * and flushes them together, which epoll sends with one sendmmsg call. Long ticks (1 ms) send
  * efficiently in bursts for throughput runs; short ones (100 µs) keep bursts small for latency
- * runs. Each frame carries its send time as source timestamp, for the sink's latency.
+ * runs. Each frame carries its send time as source timestamp, for the sink's latency. Several
+ * streams (variables, each with its class and latency bound) take turns frame by frame, so each
+ * gets an equal share of the rate.
  */
 final class LoadGenerator implements AutoCloseable {
+    /** One variable's stream: its class, and the latency bound stamped as a deadline (0: none). */
+    record Stream(long variableId, ServiceClass serviceClass, long latencyBoundNanos) {
+    }
+
+    /** Told of every frame written, on the generator's event loop: which stream, and its source time. */
+    interface SendObserver {
+        void sent(int stream, long sourceTimeNanos);
+    }
+
     private final Channel channel;
-    private final long variableId;
+    private final Stream[] streams;
+    private final long[] sequences;
     private final int payloadBytes;
+    private final SendObserver observer;
     private final StatusEventEncoder encoder = new StatusEventEncoder();
-    private long sequence;
+    private int next;
     private long notWritable;
 
     LoadGenerator(EventLoopGroup group, InetSocketAddress target, long variableId,
                   int payloadBytes) {
-        this.variableId = variableId;
+        this(group, target, List.of(new Stream(variableId, ServiceClass.BE, 0)), payloadBytes, (stream, time) -> { });
+    }
+
+    LoadGenerator(EventLoopGroup group, InetSocketAddress target, List<Stream> streams, int payloadBytes,
+                  SendObserver observer) {
+        if (streams.isEmpty()) {
+            throw new IllegalArgumentException("a load generator needs at least one stream");
+        }
+        this.streams = streams.toArray(new Stream[0]);
+        this.sequences = new long[this.streams.length];
         this.payloadBytes = payloadBytes;
+        this.observer = observer;
         this.channel = new Bootstrap().group(group).channel(Transports.datagram())
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
                 // Pooled buffers with a memory address: Netty 4.2's default (adaptive) buffers make an
@@ -108,11 +133,17 @@ final class LoadGenerator implements AutoCloseable {
     }
 
     private ByteBuf frame() {
+        int s = next;
+        next = next + 1 == streams.length ? 0 : next + 1;
+        Stream stream = streams[s];
+        long now = SystemClock.INSTANCE.nanos();
         ByteBuf buf = channel.alloc().directBuffer(48 + payloadBytes);
         ByteBuffer nio = buf.internalNioBuffer(0, 48 + payloadBytes);
-        int len = encoder.wrap(nio, nio.position()).variableId(variableId).sequence(sequence++)
-                .sourceTimeNanos(SystemClock.INSTANCE.nanos()).serviceClass(ServiceClass.BE)
+        int len = encoder.wrap(nio, nio.position()).variableId(stream.variableId()).sequence(sequences[s]++)
+                .sourceTimeNanos(now).serviceClass(stream.serviceClass())
+                .deadlineNanos(stream.latencyBoundNanos() == 0 ? WireFormat.NO_DEADLINE : now + stream.latencyBoundNanos())
                 .rawPayloadLength(payloadBytes).seal();
+        observer.sent(s, now);
         return buf.writerIndex(len);
     }
 
