@@ -14,6 +14,7 @@ import org.gridstat.client.Publisher;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
+import org.gridstat.statusrouter.api.RouterCounters;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -98,6 +99,60 @@ class ZeroAllocationForwardingTest {
                 assertTrue(overflow > sent / 2, "the link was saturated: " + sent + " sent, " + overflow + " overflowed");
                 double perEvent = (double) bytes / sent;
                 assertTrue(perEvent < 1.0, String.format("%d bytes for %d events sent: %.2f B/event", bytes, sent, perEvent));
+            }
+        } finally {
+            ResourceLeakDetector.setLevel(level);
+        }
+    }
+
+    /**
+     * The mixed path: HRT and LRT events with deadlines (EDF), best effort, rate-filtered flows and
+     * multicast over two out-links, all on the measured path.
+     */
+    @Test
+    void theMixedPathAllocatesNothingPerEvent() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll transport");
+        ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        try (DatagramChannel sinkA = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+             DatagramChannel sinkB = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            ServiceClass[] classes = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
+            List<String> flows = new ArrayList<>();
+            int id = 1;
+            for (int v = 1; v <= 12; v++) {
+                ServiceClass c = classes[(v - 1) / 4];
+                String deadline = c == ServiceClass.BE ? "" : " budget=2ms";
+                flows.add("id=" + id++ + " variable=" + v + " link=a class=" + c + " buffer=64" + deadline);
+                if (v % 2 == 1) { // multicast, filtered to 20 and 50 Hz on the second link
+                    flows.add("id=" + id++ + " variable=" + v + " link=b class=" + c + " buffer=64 rates=20,50 publisher=5000"
+                            + deadline);
+                }
+            }
+            RouterSettings settings = RouterSettings.of("zeroallocmixed", "127.0.0.1:0", 1, "epoll", 1 << 20,
+                    new String[] {"name=a address=127.0.0.1:" + ((InetSocketAddress) sinkA.getLocalAddress()).getPort(),
+                        "name=b address=127.0.0.1:" + ((InetSocketAddress) sinkB.getLocalAddress()).getPort()},
+                    flows.toArray(new String[0]), new String[0], 1_000_000_000L, 0.5, 64);
+            try (DataPlane plane = DataPlane.start(settings);
+                 Publisher pub = Publisher.connect(plane.localAddress())) {
+                List<Publication> p = new ArrayList<>();
+                for (int v = 1; v <= 12; v++) {
+                    ServiceClass c = classes[(v - 1) / 4];
+                    p.add(pub.publication(VariableId.of(v), c, c == ServiceClass.BE ? null : java.time.Duration.ofSeconds(1)));
+                }
+                publish(p, plane, EVENTS);
+                RouterCounters before = plane.counters();
+                long bytesBefore = allocatedBy("gridstat-zeroallocmixed");
+                publish(p, plane, EVENTS);
+                long bytes = allocatedBy("gridstat-zeroallocmixed") - bytesBefore;
+                RouterCounters after = plane.counters();
+                long received = after.received() - before.received();
+                assertTrue(received > EVENTS * 9L / 10, "most events arrived: " + received);
+                assertTrue(after.engine().filtered() - before.engine().filtered() > received / 4,
+                        "the rate filters ran: " + after);
+                assertTrue(after.links().get("b").flow(2).queue().departures() > before.links().get("b").flow(2).queue().departures(),
+                        "multicast copies left on link b: " + after);
+                double perEvent = (double) bytes / received;
+                assertTrue(perEvent < 1.0, String.format("%d bytes for %d events: %.2f B/event", bytes, received, perEvent));
             }
         } finally {
             ResourceLeakDetector.setLevel(level);
