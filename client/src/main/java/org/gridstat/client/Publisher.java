@@ -18,7 +18,8 @@ import org.gridstat.core.wire.WireFormat;
 /**
  * A UDP connection from a publishing application to its first-hop status router. It hands out one
  * {@link Publication} per status variable; all of them share this socket. Thread-safe: sends are
- * serialised on the publisher.
+ * serialised on the publisher. Given the router's priority port as well, HRT and LRT samples go
+ * there, so a best-effort flood queued at the router's data port cannot hold them back.
  *
  * <p>A send that the operating system refuses (no route, the router's port closed) does not throw:
  * it is counted in {@link #sendErrors()} and the next sample is tried as usual, because a stream
@@ -28,6 +29,9 @@ public final class Publisher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Publisher.class.getName());
 
     private final DatagramChannel channel;
+    /** To the router's priority port, for HRT and LRT; {@code null} if it has none. */
+    private final DatagramChannel priorityChannel;
+    private boolean toPriority;
     private final InetSocketAddress router;
     private final Clock clock;
     private final ByteBuffer frame = ByteBuffer.allocateDirect(WireFormat.MAX_FRAME_LENGTH);
@@ -35,8 +39,9 @@ public final class Publisher implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong sendErrors = new AtomicLong();
 
-    private Publisher(DatagramChannel channel, InetSocketAddress router, Clock clock) {
+    private Publisher(DatagramChannel channel, DatagramChannel priorityChannel, InetSocketAddress router, Clock clock) {
         this.channel = channel;
+        this.priorityChannel = priorityChannel;
         this.router = router;
         this.clock = clock;
     }
@@ -46,17 +51,53 @@ public final class Publisher implements AutoCloseable {
         return connect(router, SystemClock.INSTANCE);
     }
 
+    /** Opens a publisher that sends HRT and LRT samples to the router's {@code priorityPort}, timestamped by the system clock. */
+    public static Publisher connect(InetSocketAddress router, InetSocketAddress priorityPort) {
+        return connect(router, priorityPort, SystemClock.INSTANCE);
+    }
+
     /** Opens a publisher whose {@link Publication#publish(double)} timestamps come from {@code clock}. */
     public static Publisher connect(InetSocketAddress router, Clock clock) {
+        return connect(router, null, clock);
+    }
+
+    /**
+     * Opens a publisher that sends HRT and LRT samples to the router's {@code priorityPort} and
+     * best effort to {@code router}.
+     *
+     * @param priorityPort the router's priority data port, or {@code null} to send everything to {@code router}
+     */
+    public static Publisher connect(InetSocketAddress router, InetSocketAddress priorityPort, Clock clock) {
         Objects.requireNonNull(router, "router address");
         if (router.isUnresolved()) {
             throw new IllegalArgumentException("router address " + router + " does not resolve");
         }
+        if (priorityPort != null && priorityPort.isUnresolved()) {
+            throw new IllegalArgumentException("router priority port " + priorityPort + " does not resolve");
+        }
+        DatagramChannel ch = null;
         try {
-            DatagramChannel ch = DatagramChannel.open();
+            ch = DatagramChannel.open();
             ch.connect(router);
-            return new Publisher(ch, router, clock);
+            DatagramChannel priority = null;
+            if (priorityPort != null) {
+                priority = DatagramChannel.open();
+                try {
+                    priority.connect(priorityPort);
+                } catch (IOException e) {
+                    priority.close();
+                    throw e;
+                }
+            }
+            return new Publisher(ch, priority, router, clock);
         } catch (IOException e) {
+            if (ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             throw new UncheckedIOException("cannot open a UDP socket to router " + router, e);
         }
     }
@@ -85,6 +126,7 @@ public final class Publisher implements AutoCloseable {
 
     /** Starts a frame in the publisher's buffer; the caller holds the lock until {@link #send}. */
     StatusEventEncoder begin(Publication p, long sequence, long sourceTimeNanos) {
+        toPriority = priorityChannel != null && p.serviceClass() != ServiceClass.BE;
         return encoder.wrap(frame, 0).variableId(p.variableId().value()).sequence(sequence)
                 .sourceTimeNanos(sourceTimeNanos)
                 .deadlineNanos(p.latencyBoundNanos() == 0 ? WireFormat.NO_DEADLINE : sourceTimeNanos + p.latencyBoundNanos())
@@ -95,7 +137,7 @@ public final class Publisher implements AutoCloseable {
         int length = encoder.seal();
         frame.limit(length).position(0);
         try {
-            channel.write(frame);
+            (toPriority ? priorityChannel : channel).write(frame);
             sent.incrementAndGet();
             return true;
         } catch (IOException e) {
@@ -124,10 +166,14 @@ public final class Publisher implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            channel.close();
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "closing publisher socket", e);
+        for (DatagramChannel ch : new DatagramChannel[] {channel, priorityChannel}) {
+            try {
+                if (ch != null) {
+                    ch.close();
+                }
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing publisher socket", e);
+            }
         }
     }
 }

@@ -49,6 +49,11 @@ public final class NodeConfig {
     /** The status router; keys map onto the component's Config Admin properties. */
     public static final class StatusRouterSection {
         public String bind = "127.0.0.1:9470";
+        /**
+         * A second data port for HRT and LRT frames (host:port), read before {@link #bind} in each
+         * duty cycle, so a best-effort flood cannot queue ahead of them in the kernel; absent: none.
+         */
+        public String priorityBind = "";
         public int eventLoops = 1;
         /** Event loops poll without sleeping: lowest hop latency, for routers with CPUs reserved for them. */
         public boolean busyPoll = false;
@@ -137,6 +142,7 @@ public final class NodeConfig {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("node.id", nodeId);
         r.put("data.bind", router.bind);
+        r.put("priority.bind", router.priorityBind == null ? "" : router.priorityBind);
         r.put("event.loops", router.eventLoops);
         r.put("busy.poll", router.busyPoll);
         r.put("transport", router.transport);

@@ -58,6 +58,7 @@ final class DataPlane implements AutoCloseable {
     private IoEventLoop dataLoop;
     private HandoffSignal handoffSignal;
     private InetSocketAddress localAddress;
+    private InetSocketAddress priorityAddress;
     private DataPath dataPath;
 
     private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, NanoClock monoClock,
@@ -135,22 +136,16 @@ final class DataPlane implements AutoCloseable {
         // port), and a closed port's ICMP error surfaces as a send error.
         for (int i = 0; i < dataPath.links.length; i++) {
             LinkTransmitter link = dataPath.links[i];
-            Channel ch = new Bootstrap().group(dataLoop)
-                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
-                    .option(ChannelOption.AUTO_CLOSE, false)
-                    .option(ChannelOption.AUTO_READ, false)
-                    .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
-                    .handler(link)
-                    .connect(resolve(link.config.address)).syncUninterruptibly().channel();
-            link.attach(ch);
-            egress.add(ch);
+            Channel ch = connectOutLink(link, link.config.address);
+            Channel priority = link.config.priorityAddress == null ? null : connectOutLink(link, link.config.priorityAddress);
+            link.attach(ch, priority);
         }
         dataLoop.submit(dataPath::start).syncUninterruptibly();
         if (epoll && loops > 1) {
             handoffSignal = HandoffSignal.open(dataLoop, dataPath::drainHandoff);
             dataPath.signalHandoffsWith(handoffSignal);
         }
+        EpollIngressSocket prioritySocket = settings.priorityBind == null ? null : openPriorityPort();
         InetSocketAddress bindAddress = resolve(settings.bind);
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
@@ -161,6 +156,9 @@ final class DataPlane implements AutoCloseable {
             InetSocketAddress at = i == 0 ? bindAddress : localAddress;
             if (epoll) {
                 EpollIngressSocket socket = EpollIngressSocket.open(eventLoops.get(i), at, settings.socketBufferBytes, intake);
+                if (i == 0 && prioritySocket != null) {
+                    socket.readFirst(prioritySocket);
+                }
                 ingressSockets.add(socket);
                 localAddress = socket.localAddress();
             } else {
@@ -174,9 +172,61 @@ final class DataPlane implements AutoCloseable {
                 localAddress = (InetSocketAddress) ch.localAddress();
             }
         }
-        LOG.info("router {} forwarding on {} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
-                localAddress(), epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
+        LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
+                localAddress(), priorityAddress == null ? "" : ", HRT and LRT first on " + priorityAddress,
+                epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
                 dataPath.links.length, settings.flows.size());
+    }
+
+    private Channel connectOutLink(LinkTransmitter link, Endpoint to) {
+        Channel ch = new Bootstrap().group(dataLoop)
+                .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                .option(ChannelOption.AUTO_CLOSE, false)
+                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.SO_SNDBUF, settings.socketBufferBytes)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, EGRESS_WATER_MARK)
+                .handler(link)
+                .connect(resolve(to)).syncUninterruptibly().channel();
+        egress.add(ch);
+        return ch;
+    }
+
+    /**
+     * Binds the priority port on the data-path loop, with its own intake. Under epoll it is read
+     * before the data port on each wake-up and before the hand-off rings are drained; under NIO it
+     * is a second channel on the loop, which keeps its frames out of the data port's queue only.
+     */
+    private EpollIngressSocket openPriorityPort() {
+        DataPathCounters c = new DataPathCounters();
+        counters.add(c);
+        FrameIntake intake = new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT);
+        InetSocketAddress at = resolve(settings.priorityBind);
+        if (epoll) {
+            EpollIngressSocket socket = EpollIngressSocket.open(dataLoop, at, settings.socketBufferBytes, intake);
+            ingressSockets.add(socket);
+            priorityAddress = socket.localAddress();
+            dataLoop.submit(() -> dataPath.readFirst(socket::readNow)).syncUninterruptibly();
+            return socket;
+        }
+        Channel ch = new Bootstrap().group(dataLoop).channel(NioDatagramChannel.class)
+                .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
+                .option(ChannelOption.AUTO_CLOSE, false)
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(FrameIntake.DATAGRAM_BUFFER))
+                .handler(new IngressHandler(intake))
+                .bind(at).syncUninterruptibly().channel();
+        ingressChannels.add(ch);
+        priorityAddress = (InetSocketAddress) ch.localAddress();
+        return null;
+    }
+
+    /** Runs {@code task} on the data-path loop, after what is queued there. */
+    void executeOnDataPath(Runnable task) {
+        dataLoop.execute(task);
+    }
+
+    /** The priority data port, or {@code null} if there is none. */
+    InetSocketAddress priorityAddress() {
+        return priorityAddress;
     }
 
     private <T> T submitAndWait(java.util.concurrent.Callable<T> task) {

@@ -26,6 +26,8 @@ final class EpollIngressSocket extends EpollReadable {
     private final Socket socket;
     private final FrameIntake intake;
     private final ByteBuffer scratch;
+    /** A socket read before this one on each wake-up (the priority port), or {@code null}. */
+    private EpollIngressSocket first;
 
     private EpollIngressSocket(Socket socket, FrameIntake intake, IoEventLoop loop) {
         super(loop, socket);
@@ -57,8 +59,21 @@ final class EpollIngressSocket extends EpollReadable {
         return socket.localAddress();
     }
 
+    /** Makes every wake-up of this socket read {@code socket} first; same event loop. */
+    void readFirst(EpollIngressSocket socket) {
+        this.first = socket;
+    }
+
     @Override
     public void handle(IoRegistration registration, IoEvent event) {
+        if (first != null) {
+            first.readNow();
+        }
+        readNow();
+    }
+
+    /** Reads what is queued, at most {@link #READS_PER_WAKE} datagrams, and forwards them in one duty cycle. */
+    void readNow() {
         try {
             for (int i = 0; i < READS_PER_WAKE; i++) {
                 int n = socket.recv(scratch, 0, FrameIntake.DATAGRAM_BUFFER);

@@ -25,18 +25,21 @@ import org.gridstat.core.sched.Shaping;
 final class OutLinkConfig {
     static final long DEFAULT_CAPACITY = 125_000_000L;
     private static final Set<String> KEYS = Set.of("name", "address", "capacity", "hrt", "lrt", "be", "burst", "delay",
-            "loss", "faultEvery", "faultFor", "seed", "queue");
+            "loss", "faultEvery", "faultFor", "seed", "queue", "priority");
 
     final String name;
     final Endpoint address;
     final LinkSpec spec;
     final EmulationConfig emulation;
+    /** The neighbour's priority data port, where HRT and LRT frames go; {@code null}: all go to {@link #address}. */
+    final Endpoint priorityAddress;
 
-    OutLinkConfig(String name, Endpoint address, LinkSpec spec, EmulationConfig emulation) {
+    OutLinkConfig(String name, Endpoint address, LinkSpec spec, EmulationConfig emulation, Endpoint priorityAddress) {
         this.name = name;
         this.address = address;
         this.spec = spec;
         this.emulation = emulation;
+        this.priorityAddress = priorityAddress;
     }
 
     static OutLinkConfig parse(String text) {
@@ -58,7 +61,8 @@ final class OutLinkConfig {
             LinkSpec spec = line.has("burst")
                     ? LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER)
                     : LinkSpec.of(capacity, shares);
-            return new OutLinkConfig(name, address, spec, emulation);
+            Endpoint priority = line.has("priority") ? Endpoint.parse(line.text("priority")) : null;
+            return new OutLinkConfig(name, address, spec, emulation, priority);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
         }
@@ -67,7 +71,7 @@ final class OutLinkConfig {
     /** A link made for a {@code routes} line's destination: default capacity and shares, no emulation. */
     static OutLinkConfig forDestination(Endpoint address) {
         return new OutLinkConfig(address.toString(), address, LinkSpec.withDefaultShares(DEFAULT_CAPACITY),
-                EmulationConfig.NONE);
+                EmulationConfig.NONE, null);
     }
 
     private static long percent(ConfigLine line, String key, long otherwise) {

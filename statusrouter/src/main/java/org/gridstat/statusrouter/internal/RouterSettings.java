@@ -41,11 +41,13 @@ final class RouterSettings {
     final boolean busyPoll;
     /** How far received source timestamps are trusted: see {@link #trusting(SourceTimeTrust)}. */
     final SourceTimeTrust sourceTimeTrust;
+    /** The priority data port, or {@code null}: see {@link #withPriorityPort(String)}. */
+    final Endpoint priorityBind;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
-                           SourceTimeTrust sourceTimeTrust) {
+                           SourceTimeTrust sourceTimeTrust, Endpoint priorityBind) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -57,6 +59,7 @@ final class RouterSettings {
         this.maxFlowsPerLink = maxFlowsPerLink;
         this.busyPoll = busyPoll;
         this.sourceTimeTrust = sourceTimeTrust;
+        this.priorityBind = priorityBind;
     }
 
     /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
@@ -174,7 +177,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null);
     }
 
     /**
@@ -185,7 +188,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind);
     }
 
     /**
@@ -194,6 +197,31 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust);
+                maxFlowsPerLink, busyPoll, trust, priorityBind);
+    }
+
+    /**
+     * These settings with a second data port, for HRT and LRT frames: publishers and neighbours
+     * send their HRT and LRT frames there, so a best-effort flood queued at the data port cannot
+     * hold them back in the kernel, and under epoll each duty cycle reads it before the data port.
+     *
+     * @param bind {@code host:port}, or {@code null} or blank for none
+     * @throws IllegalArgumentException if it is not a {@code host:port}, or is the data port itself
+     */
+    RouterSettings withPriorityPort(String bind) {
+        Endpoint priority = null;
+        if (bind != null && !bind.isBlank()) {
+            try {
+                priority = Endpoint.parse(bind);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("invalid status router configuration: priority.bind: " + e.getMessage(), e);
+            }
+            if (priority.equals(this.bind) && priority.port() != 0) {
+                throw new IllegalArgumentException("invalid status router configuration: priority.bind " + priority
+                        + " is the data port itself");
+            }
+        }
+        return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority);
     }
 }

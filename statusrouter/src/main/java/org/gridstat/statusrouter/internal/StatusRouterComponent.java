@@ -31,6 +31,9 @@ public final class StatusRouterComponent implements StatusRouter {
 
         String data_bind() default "127.0.0.1:9470";
 
+        /** A second data port for HRT and LRT frames, read first; empty: none. */
+        String priority_bind() default "";
+
         int event_loops() default 1;
 
         /** The event loops poll without sleeping: lowest hop latency, each loop's CPU kept busy. */
@@ -80,7 +83,8 @@ public final class StatusRouterComponent implements StatusRouter {
                     config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link())
                     .busyPolling(config.busy_poll())
-                    .trusting(sourceTimeTrust(config));
+                    .trusting(sourceTimeTrust(config))
+                    .withPriorityPort(config.priority_bind());
             this.dataPlane = DataPlane.start(settings);
             this.control = startControl(config.broker_address(), config.report_period_ms());
         } catch (RuntimeException e) {
