@@ -42,9 +42,10 @@ public final class FloodRun {
     /**
      * @param seconds  the flood's length; the HRT flow sends {@code 60 × seconds + 1} samples over it
      * @param isolate  the router on CPU 1, this JVM on CPU 0
+     * @param sharedPort HRT sent to the router's data port with the flood, instead of to its priority port
      */
     public record Settings(double seconds, int runs, int payloadBytes, boolean isolate, String routerTransport,
-                           boolean routerBusyPoll) {
+                           boolean routerBusyPoll, boolean sharedPort) {
         int hrtSamples() {
             return (int) Math.round(seconds * HRT_HZ) + 1;
         }
@@ -96,9 +97,11 @@ public final class FloodRun {
             RouterProcess.pinThisProcess(RouterProcess.GENERATOR_CPUS);
         }
         out.printf("flood: one %.0f Mbit/s out-link; HRT %d Hz (%d samples, %d ms deadline in each header, assured %,d B/s);"
-                        + " BE at %.0f x the link (%,.0f ev/s of %d-byte frames) for %.1f s; a new router process per run%n",
+                        + " BE at %.0f x the link (%,.0f ev/s of %d-byte frames) for %.1f s; a new router process per run;"
+                        + " HRT sent to %s%n",
                 LINK_BYTES_PER_SECOND * 8 / 1e6, HRT_HZ, settings.hrtSamples(), HRT_BOUND_NANOS / 1_000_000,
-                hrtAssured(), FLOOD_FACTOR, settings.floodRate(), settings.frameBytes(), settings.seconds());
+                hrtAssured(), FLOOD_FACTOR, settings.floodRate(), settings.frameBytes(), settings.seconds(),
+                settings.sharedPort() ? "the data port, with the flood" : "the router's priority port");
         List<Result> results = new ArrayList<>();
         EventLoopGroup generators = Transports.group("bench-generator");
         try {
@@ -119,9 +122,12 @@ public final class FloodRun {
     }
 
     /** The router's node file: the 10 Mbit/s link and the two flows. */
-    String routerYaml(int routerPort, int sinkPort) throws Exception {
+    String routerYaml(int routerPort, int priorityPort, int sinkPort) throws Exception {
         Map<String, Object> router = new LinkedHashMap<>();
         router.put("bind", "127.0.0.1:" + routerPort);
+        if (priorityPort > 0) {
+            router.put("priorityBind", "127.0.0.1:" + priorityPort);
+        }
         router.put("socketBufferBytes", 8 << 20);
         router.put("transport", settings.routerTransport());
         router.put("busyPoll", settings.routerBusyPoll());
@@ -137,16 +143,18 @@ public final class FloodRun {
 
     private Result once(int run, EventLoopGroup generators) throws Exception {
         int routerPort = FreeUdpPorts.pick();
+        int priorityPort = settings.sharedPort() ? 0 : FreeUdpPorts.pick();
         int sinkPort = FreeUdpPorts.pick();
         int[] groupOf = new int[(int) BE_VARIABLE + 1];
         groupOf[(int) BE_VARIABLE] = 1;
         double seconds = (settings.hrtSamples() - 1) / (double) HRT_HZ;
         try (CountingSink sink = new CountingSink(sinkPort, groupOf, 2);
-             RouterProcess router = RouterProcess.start(routerYaml(routerPort, sinkPort),
+             RouterProcess router = RouterProcess.start(routerYaml(routerPort, priorityPort, sinkPort),
                      settings.isolate() ? RouterProcess.ROUTER_CPUS : null, (long) seconds + 120, true);
              LoadGenerator flood = new LoadGenerator(generators, new InetSocketAddress("127.0.0.1", routerPort), BE_VARIABLE,
                      settings.payloadBytes());
-             Publisher publisher = Publisher.connect(new InetSocketAddress("127.0.0.1", routerPort))) {
+             Publisher publisher = Publisher.connect(new InetSocketAddress("127.0.0.1", routerPort),
+                     priorityPort > 0 ? new InetSocketAddress("127.0.0.1", priorityPort) : null)) {
             Publication hrt = publisher.publication(VariableId.of(HRT_VARIABLE), ServiceClass.HRT,
                     Duration.ofNanos(HRT_BOUND_NANOS));
             sink.reset();

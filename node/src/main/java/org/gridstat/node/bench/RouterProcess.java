@@ -78,6 +78,10 @@ final class RouterProcess implements AutoCloseable {
         if (logGc) {
             cmd.add("-Xlog:gc:file=" + dir.resolve(GC_LOG));
         }
+        String extra = System.getenv("GRIDSTAT_BENCH_ROUTER_OPTS"); // JVM options for the router, to study it
+        if (extra != null && !extra.isBlank()) {
+            cmd.addAll(List.of(extra.trim().split("\\s+")));
+        }
         cmd.addAll(List.of("-Dgridstat.home=" + home, "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
                 "-cp", home.resolve("lib") + File.separator + "*", "org.gridstat.node.cli.Gridstat", "router",
                 "--config", config.toString()));

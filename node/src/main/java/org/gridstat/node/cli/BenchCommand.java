@@ -71,8 +71,13 @@ final class BenchCommand implements Callable<Integer> {
             + " 50 ms deadline in each header) and a BE flood at 10x the link's capacity on the same link. Reports HRT"
             + " samples sent and received, deadline misses (the router's counter, and samples late or lost at the"
             + " sink), latency p50/p99/max (source timestamp to sink), BE offered and delivered rates. Uses"
-            + " --flood-seconds, --runs, --payload, --isolate (router on CPU 1) and the --router-* options.")
+            + " --flood-seconds, --runs, --payload, --isolate (router on CPU 1) and the --router-* options. The router"
+            + " has a priority port and the HRT publisher sends to it, unless --flood-shared-port.")
     boolean flood;
+
+    @Option(names = "--flood-shared-port", description = "With --flood: the router has no priority port, and HRT"
+            + " shares the data port (and its kernel queue) with the flood.")
+    boolean floodSharedPort;
 
     @Option(names = "--flood-seconds", defaultValue = "20", description = "Length of each flood; the HRT flow sends"
             + " 60 x this + 1 samples (default: ${DEFAULT-VALUE}, i.e. 1,201 samples).")
@@ -109,7 +114,8 @@ final class BenchCommand implements Callable<Integer> {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         if (flood) {
-            new FloodRun(new FloodRun.Settings(floodSeconds, runs, payload, isolate, routerTransport, routerBusyPoll),
+            new FloodRun(new FloodRun.Settings(floodSeconds, runs, payload, isolate, routerTransport, routerBusyPoll,
+                    floodSharedPort),
                     System.out).run();
             return 0;
         }
