@@ -55,6 +55,8 @@ public final class NodeConfig {
          */
         public String priorityBind = "";
         public int eventLoops = 1;
+        /** Synthetic frames run through the data path before the ports open, so it starts compiled; 0: none. */
+        public int warmUpFrames = org.gridstat.core.egress.DataPathWarmUp.DEFAULT_FRAMES;
         /** Event loops poll without sleeping: lowest hop latency, for routers with CPUs reserved for them. */
         public boolean busyPoll = false;
         public String transport = "auto";
@@ -144,6 +146,7 @@ public final class NodeConfig {
         r.put("data.bind", router.bind);
         r.put("priority.bind", router.priorityBind == null ? "" : router.priorityBind);
         r.put("event.loops", router.eventLoops);
+        r.put("warm.up.frames", router.warmUpFrames);
         r.put("busy.poll", router.busyPoll);
         r.put("transport", router.transport);
         r.put("socket.buffer.bytes", router.socketBufferBytes);

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.gridstat.core.egress.DataPathWarmUp;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.time.Clock;
@@ -144,6 +145,12 @@ final class DataPlane implements AutoCloseable {
         if (epoll && loops > 1) {
             handoffSignal = HandoffSignal.open(dataLoop, dataPath::drainHandoff);
             dataPath.signalHandoffsWith(handoffSignal);
+        }
+        if (settings.warmUpFrames > 0) {
+            long start = System.nanoTime();
+            dataLoop.submit(() -> DataPathWarmUp.run(settings.warmUpFrames)).syncUninterruptibly();
+            LOG.info("router {} warmed its data path on {} frames in {} ms", settings.nodeId, settings.warmUpFrames,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
         EpollIngressSocket prioritySocket = settings.priorityBind == null ? null : openPriorityPort();
         InetSocketAddress bindAddress = resolve(settings.bind);

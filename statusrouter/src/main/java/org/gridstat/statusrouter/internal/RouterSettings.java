@@ -43,11 +43,13 @@ final class RouterSettings {
     final SourceTimeTrust sourceTimeTrust;
     /** The priority data port, or {@code null}: see {@link #withPriorityPort(String)}. */
     final Endpoint priorityBind;
+    /** Frames of warm-up before the ports open: see {@link #warmingUp(int)}. */
+    final int warmUpFrames;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
-                           SourceTimeTrust sourceTimeTrust, Endpoint priorityBind) {
+                           SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -60,6 +62,7 @@ final class RouterSettings {
         this.busyPoll = busyPoll;
         this.sourceTimeTrust = sourceTimeTrust;
         this.priorityBind = priorityBind;
+        this.warmUpFrames = warmUpFrames;
     }
 
     /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
@@ -177,7 +180,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0);
     }
 
     /**
@@ -188,7 +191,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust, priorityBind);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames);
     }
 
     /**
@@ -197,7 +200,7 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust, priorityBind);
+                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames);
     }
 
     /**
@@ -222,6 +225,22 @@ final class RouterSettings {
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames);
+    }
+
+    /**
+     * These settings with the data path run on {@code frames} synthetic frames before the ports
+     * open ({@link org.gridstat.core.egress.DataPathWarmUp}), so the first real frames find it
+     * compiled; 0: none (the default here; the router component warms up by default).
+     *
+     * @throws IllegalArgumentException if negative or above 10,000,000
+     */
+    RouterSettings warmingUp(int frames) {
+        if (frames < 0 || frames > 10_000_000) {
+            throw new IllegalArgumentException("invalid status router configuration: warm.up.frames must be 0..10000000, got "
+                    + frames);
+        }
+        return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames);
     }
 }

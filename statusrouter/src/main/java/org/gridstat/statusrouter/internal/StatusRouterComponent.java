@@ -34,6 +34,9 @@ public final class StatusRouterComponent implements StatusRouter {
         /** A second data port for HRT and LRT frames, read first; empty: none. */
         String priority_bind() default "";
 
+        /** Synthetic frames run through the data path before the ports open, so it starts compiled; 0: none. */
+        int warm_up_frames() default org.gridstat.core.egress.DataPathWarmUp.DEFAULT_FRAMES;
+
         int event_loops() default 1;
 
         /** The event loops poll without sleeping: lowest hop latency, each loop's CPU kept busy. */
@@ -84,7 +87,8 @@ public final class StatusRouterComponent implements StatusRouter {
                     config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link())
                     .busyPolling(config.busy_poll())
                     .trusting(sourceTimeTrust(config))
-                    .withPriorityPort(config.priority_bind());
+                    .withPriorityPort(config.priority_bind())
+                    .warmingUp(config.warm_up_frames());
             this.dataPlane = DataPlane.start(settings);
             this.control = startControl(config.broker_address(), config.report_period_ms());
         } catch (RuntimeException e) {
