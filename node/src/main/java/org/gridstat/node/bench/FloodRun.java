@@ -66,7 +66,7 @@ public final class FloodRun {
     public record Result(int run, long hrtSent, long hrtReceived, long hrtLateAtSink, long routerDeadlineMisses,
                          Histogram hrtLatency, double seconds, long beOffered, long beDelivered, long routerOverflow,
                          long kernelDrops, long[] hrtLatencyBySample, List<GcLog.Pause> routerGcPauses,
-                         double stealPercent) {
+                         double stealPercent, long routerHrtHopP99Nanos, long routerHrtHopMaxNanos) {
         long hrtNeverArrived() {
             return Math.max(0, hrtSent - hrtReceived);
         }
@@ -186,7 +186,7 @@ public final class FloodRun {
             return new Result(run, hrtSent, sink.received(HRT_VARIABLE), sink.late(HRT_VARIABLE),
                     link.getOrDefault("deadlineMisses", -1L), sink.latencies(0), seconds, beOffered,
                     sink.received(BE_VARIABLE), link.getOrDefault("overflow", -1L), kernelDrops, sink.trackedLatencies(),
-                    pauses, steal);
+                    pauses, steal, link.getOrDefault("hrtHopP99Ns", -1L), link.getOrDefault("hrtHopMaxNs", -1L));
         }
     }
 
@@ -226,10 +226,13 @@ public final class FloodRun {
         r.missesBySecond().forEach((second, n) -> when.append(when.length() == 0 ? "" : ", ").append(second).append(" s: ")
                 .append(n));
         double longest = r.routerGcPauses().stream().mapToDouble(GcLog.Pause::millis).max().orElse(0);
-        out.printf("      late or lost by second of the run: %s; router GC pauses during the run: %d%s; steal %s%n",
+        out.printf("      late or lost by second of the run: %s; router GC pauses during the run: %d%s; steal %s;"
+                        + " HRT in the router (queued to sent) p99 %s, max %s%n",
                 when.length() == 0 ? "none" : when, r.routerGcPauses().size(),
                 r.routerGcPauses().isEmpty() ? "" : String.format(" (longest %.1f ms)", longest),
-                Double.isNaN(r.stealPercent()) ? "-" : String.format("%.1f %%", r.stealPercent()));
+                Double.isNaN(r.stealPercent()) ? "-" : String.format("%.1f %%", r.stealPercent()),
+                r.routerHrtHopP99Nanos() < 0 ? "-" : ms(r.routerHrtHopP99Nanos()),
+                r.routerHrtHopMaxNanos() < 0 ? "-" : ms(r.routerHrtHopMaxNanos()));
     }
 
     private void summary(List<Result> results) {

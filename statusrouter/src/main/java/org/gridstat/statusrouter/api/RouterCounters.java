@@ -96,8 +96,11 @@ public final class RouterCounters {
                 missed += f.queue().deadlineMisses();
                 backlog += f.queue().backlog();
             }
+            org.gridstat.core.sched.QueueStatistics hrt = e.getValue().serviceClass(org.gridstat.core.model.ServiceClass.HRT);
             perLink.append(" link ").append(e.getKey()).append("[sent=").append(sent).append(" overflow=").append(overflow)
-                    .append(" deadlineMisses=").append(missed).append(" backlog=").append(backlog).append(']');
+                    .append(" deadlineMisses=").append(missed).append(" backlog=").append(backlog)
+                    .append(" hrtHopP99Ns=").append(hrt.latencyP99Nanos()).append(" hrtHopMaxNs=").append(hrt.latencyMaxNanos())
+                    .append(']');
         }
         return "received=" + received + " forwarded=" + forwarded + " sendErrors=" + sendErrors + " dropped=" + dropped
                 + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]" + perLink;
