@@ -10,16 +10,16 @@ import org.gridstat.core.stats.CounterArray;
  * estimator ticks, which the data-path thread drives.
  */
 final class QueueCounters {
-    private static final int ARRIVALS = 0;
-    private static final int ARRIVAL_BYTES = 1;
-    private static final int DEPARTURES = 2;
-    private static final int DEPARTURE_BYTES = 3;
-    private static final int OVERFLOWS = 4;
-    private static final int DEADLINE_MISSES = 5;
-    private static final int BACKLOG = 6;
-    private static final int ARRIVAL_RATE_BITS = 7;
-    private static final int DEPARTURE_RATE_BITS = 8;
-    private static final int FIELDS = 9;
+    private static final int ARRIVALS = QueueCounter.ARRIVALS.ordinal();
+    private static final int ARRIVAL_BYTES = QueueCounter.ARRIVAL_BYTES.ordinal();
+    private static final int DEPARTURES = QueueCounter.DEPARTURES.ordinal();
+    private static final int DEPARTURE_BYTES = QueueCounter.DEPARTURE_BYTES.ordinal();
+    private static final int OVERFLOWS = QueueCounter.OVERFLOW_DROPS.ordinal();
+    private static final int DEADLINE_MISSES = QueueCounter.DEADLINE_MISSES.ordinal();
+    private static final int BACKLOG = QueueCounter.BACKLOG.ordinal();
+    private static final int ARRIVAL_RATE_BITS = QueueCounter.ARRIVAL_RATE.ordinal();
+    private static final int DEPARTURE_RATE_BITS = QueueCounter.DEPARTURE_RATE.ordinal();
+    private static final int FIELDS = QueueCounter.values().length;
 
     /** Hop latencies above 10 s are recorded as 10 s. */
     private static final long MAX_LATENCY = 10_000_000_000L;
