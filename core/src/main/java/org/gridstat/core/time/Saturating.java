@@ -25,4 +25,15 @@ public final class Saturating {
         }
         return r;
     }
+
+    /** Milliseconds (a configured duration) in nanoseconds, clamped at the ends of {@code long}. */
+    public static long millisToNanos(long millis) {
+        if (millis > Long.MAX_VALUE / 1_000_000L) {
+            return Long.MAX_VALUE;
+        }
+        if (millis < Long.MIN_VALUE / 1_000_000L) {
+            return Long.MIN_VALUE;
+        }
+        return millis * 1_000_000L;
+    }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.forward.SourceTimeTrust;
+import org.gridstat.core.time.Saturating;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.gridstat.statusrouter.api.StatusRouter;
 import org.osgi.service.component.annotations.Activate;
@@ -84,7 +85,7 @@ public final class StatusRouterComponent implements StatusRouter {
         try {
             this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
                     config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
-                    config.estimator_period_ms() * 1_000_000L, config.estimator_weight(), config.max_flows_per_link())
+                    Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
                     .busyPolling(config.busy_poll())
                     .trusting(sourceTimeTrust(config))
                     .withPriorityPort(config.priority_bind())
@@ -99,7 +100,8 @@ public final class StatusRouterComponent implements StatusRouter {
 
     private static SourceTimeTrust sourceTimeTrust(Config config) {
         try {
-            return new SourceTimeTrust(config.source_time_ahead_ms() * 1_000_000L, config.source_time_max_age_ms() * 1_000_000L);
+            return new SourceTimeTrust(Saturating.millisToNanos(config.source_time_ahead_ms()),
+                    Saturating.millisToNanos(config.source_time_max_age_ms()));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("source.time.ahead.ms / source.time.max.age.ms: " + e.getMessage(), e);
         }
