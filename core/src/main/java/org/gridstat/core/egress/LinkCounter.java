@@ -4,22 +4,15 @@ import org.gridstat.core.stats.CounterDescriptor;
 
 /** The counters of one out-link's sending side, each described once. */
 public enum LinkCounter implements CounterDescriptor {
-    SENT("sent", "copies handed to the link's socket"),
-    SEND_ERRORS("sendErrors", "sends the operating system refused (a neighbour's port closed)"),
-    EMULATION_LOST("emulationLost", "copies an emulated link lost: omission, outage or its full queue"),
-    DELAY_LINE_FULL("delayLineFull", "copies dropped because the emulated link's delay line was full");
+    SENT("copies handed to the link's socket"),
+    SEND_ERRORS("sends the operating system refused (a neighbour's port closed)"),
+    EMULATION_LOST("copies an emulated link lost: omission, outage or its full queue"),
+    DELAY_LINE_FULL("copies dropped because the emulated link's delay line was full");
 
-    private final String key;
     private final String description;
 
-    LinkCounter(String key, String description) {
-        this.key = key;
+    LinkCounter(String description) {
         this.description = description;
-    }
-
-    @Override
-    public String key() {
-        return key;
     }
 
     @Override

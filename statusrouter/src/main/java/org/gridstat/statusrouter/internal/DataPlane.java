@@ -169,14 +169,7 @@ final class DataPlane implements AutoCloseable {
                 ingressSockets.add(socket);
                 localAddress = socket.localAddress();
             } else {
-                Channel ch = new Bootstrap().group(eventLoops.get(i)).channel(NioDatagramChannel.class)
-                        .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
-                        .option(ChannelOption.AUTO_CLOSE, false)
-                        .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(FrameIntake.DATAGRAM_BUFFER))
-                        .handler(new IngressHandler(intake))
-                        .bind(at).syncUninterruptibly().channel();
-                ingressChannels.add(ch);
-                localAddress = (InetSocketAddress) ch.localAddress();
+                localAddress = bindNio(eventLoops.get(i), at, intake);
             }
         }
         LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
@@ -215,15 +208,20 @@ final class DataPlane implements AutoCloseable {
             dataLoop.submit(() -> dataPath.readFirst(socket::readNow)).syncUninterruptibly();
             return socket;
         }
-        Channel ch = new Bootstrap().group(dataLoop).channel(NioDatagramChannel.class)
+        priorityAddress = bindNio(dataLoop, at, intake);
+        return null;
+    }
+
+    /** A data port read through Netty's NIO datagram channel; returns the address it bound. */
+    private InetSocketAddress bindNio(IoEventLoop loop, InetSocketAddress at, FrameIntake intake) {
+        Channel ch = new Bootstrap().group(loop).channel(NioDatagramChannel.class)
                 .option(ChannelOption.SO_RCVBUF, settings.socketBufferBytes)
                 .option(ChannelOption.AUTO_CLOSE, false)
                 .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(FrameIntake.DATAGRAM_BUFFER))
                 .handler(new IngressHandler(intake))
                 .bind(at).syncUninterruptibly().channel();
         ingressChannels.add(ch);
-        priorityAddress = (InetSocketAddress) ch.localAddress();
-        return null;
+        return (InetSocketAddress) ch.localAddress();
     }
 
     /** Runs {@code task} on the data-path loop, after what is queued there. */

@@ -4,21 +4,14 @@ import org.gridstat.core.stats.CounterDescriptor;
 
 /** The counters of one ingress socket besides its drops by reason, each described once. */
 enum IngressCounter implements CounterDescriptor {
-    RECEIVED("received", "datagrams that arrived on the data port, valid or not"),
-    HANDOFF_DROPS("handoffDrops", "frames dropped because the data path's hand-off ring was full"),
-    RECEIVE_ERRORS("receiveErrors", "reads the operating system failed");
+    RECEIVED("datagrams that arrived on the data port, valid or not"),
+    HANDOFF_DROPS("frames dropped because the data path's hand-off ring was full"),
+    RECEIVE_ERRORS("reads the operating system failed");
 
-    private final String key;
     private final String description;
 
-    IngressCounter(String key, String description) {
-        this.key = key;
+    IngressCounter(String description) {
         this.description = description;
-    }
-
-    @Override
-    public String key() {
-        return key;
     }
 
     @Override
