@@ -39,7 +39,8 @@ final class FrameIntake {
      * rather than in pooled buffers: holding a batch of pooled buffers at once churns the pool's
      * pages, which allocates; a pooled buffer is taken per frame only as it is forwarded.
      */
-    private final ByteBuf batch = Unpooled.directBuffer(MAX_BATCH * WireFormat.MAX_FRAME_LENGTH);
+    private final ByteBuf batch = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(MAX_BATCH * WireFormat.MAX_FRAME_LENGTH))
+            .clear(); // a JDK buffer, freed with the intake, so a closed router leaves no Netty direct memory behind
     private final int[] batchLength = new int[MAX_BATCH];
     private final long[] batchVariable = new long[MAX_BATCH];
     private final long[] batchSourceTime = new long[MAX_BATCH];
@@ -121,8 +122,10 @@ final class FrameIntake {
         if (batched == 0) {
             return;
         }
+        int n = batched;
+        batched = 0; // first: a frame that fails below is not forwarded again with the next batch
         dataPath.beginCycle();
-        for (int i = 0; i < batched; i++) {
+        for (int i = 0; i < n; i++) {
             int length = batchLength[i];
             ByteBuf frame = allocator.directBuffer(length, length);
             try {
@@ -135,7 +138,6 @@ final class FrameIntake {
                 frame.release();
             }
         }
-        batched = 0;
         dataPath.endCycle();
     }
 
