@@ -5,6 +5,7 @@ import java.util.function.IntConsumer;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.time.Clock;
 import org.gridstat.core.time.NanoClock;
+import org.gridstat.core.time.Saturating;
 
 /**
  * A router's data path as one agent with one duty cycle, after Aeron's agents. Each cycle reads
@@ -66,7 +67,7 @@ public final class DataPathAgent<E> {
         this.estimatorPeriod = estimatorPeriodNanos;
         this.wakeAt = new long[this.pumps.length];
         beginCycle();
-        this.nextEstimatorTick = mono + estimatorPeriod;
+        this.nextEstimatorTick = Saturating.add(mono, estimatorPeriod);
     }
 
     /** Starts a duty cycle: reads the monotonic and the epoch clock, once each. */
@@ -112,7 +113,7 @@ public final class DataPathAgent<E> {
         }
         if (mono >= nextEstimatorTick) {
             engine.tick(mono);
-            nextEstimatorTick = mono + estimatorPeriod;
+            nextEstimatorTick = Saturating.add(mono, estimatorPeriod);
         }
         queuedSincePump = 0;
         engine.drainTouched(pumpLink);
