@@ -68,10 +68,12 @@ final class DataPath {
         this.wakeups = new LoopWakeups(loop, monoClock, this::cycle);
         this.agent = new DataPathAgent<>(engine, pumps, wakeups, monoClock, epochClock,
                 DataPathAgent.DEFAULT_COMMANDS_PER_CYCLE, settings.estimator.periodNanos());
+        // Configured flows are installed before anything is read, a queue's worth at a time, so a
+        // file with more flows than the command queue holds still starts.
         for (FlowEntry f : settings.flows) {
             if (!engine.submit(FlowCommand.install(f))) {
-                throw new IllegalArgumentException("more configured flows than the command queue holds ("
-                        + ForwardingEngine.DEFAULT_COMMAND_QUEUE + ")");
+                engine.applyCommands(now);
+                engine.submit(FlowCommand.install(f));
             }
         }
         engine.applyCommands(now);
