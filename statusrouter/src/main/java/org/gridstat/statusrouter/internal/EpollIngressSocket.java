@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A data-port socket read straight from an epoll event loop, below Netty's channels: each
- * datagram is received with a plain {@code recv} into the {@link FrameIntake}'s scratch buffer,
+ * datagram is received with a plain {@code recv} into the {@link FrameIntake}'s next batch slot,
  * so no sender address, packet wrapper or buffer is made for it (Netty's datagram channels make a
  * {@code DatagramPacket} per datagram, even on connected sockets). Registered level-triggered: a
  * wake-up reads at most {@link #READS_PER_WAKE} datagrams, and what is left wakes the loop again
@@ -25,7 +25,7 @@ final class EpollIngressSocket extends EpollReadable {
 
     private final Socket socket;
     private final FrameIntake intake;
-    private final ByteBuffer scratch;
+    private final ByteBuffer slots;
     /** A socket read before this one on each wake-up (the priority port), or {@code null}. */
     private EpollIngressSocket first;
 
@@ -33,7 +33,7 @@ final class EpollIngressSocket extends EpollReadable {
         super(loop, socket);
         this.socket = socket;
         this.intake = intake;
-        this.scratch = intake.scratch();
+        this.slots = intake.slots();
     }
 
     /**
@@ -76,7 +76,8 @@ final class EpollIngressSocket extends EpollReadable {
     void readNow() {
         try {
             for (int i = 0; i < READS_PER_WAKE; i++) {
-                int n = socket.recv(scratch, 0, FrameIntake.DATAGRAM_BUFFER);
+                int at = intake.slotOffset();
+                int n = socket.recv(slots, at, at + FrameIntake.DATAGRAM_BUFFER);
                 if (n == 0) {
                     break; // nothing more queued
                 }

@@ -6,11 +6,10 @@ import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.gridstat.core.wire.FrameAdmission;
 import org.gridstat.core.wire.RejectReason;
-import org.gridstat.core.wire.WireFormat;
 
 /**
  * What a router does with each received datagram, whichever socket read it: admit it in a
- * scratch buffer ({@link FrameAdmission}: validate, hop limit, stamp the next hop count), and on
+ * batch slot ({@link FrameAdmission}: validate, hop limit, stamp the next hop count), and on
  * the data-path loop copy the valid frame into a pooled buffer of its own length and, once the
  * read batch is over, forward the batch in one duty cycle; on another loop, queue its bytes in the loop's
  * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason;
@@ -30,17 +29,17 @@ final class FrameIntake {
     private final DataPathCounters counters;
     private final ByteBufAllocator allocator;
     private final FrameAdmission admission = new FrameAdmission();
-    private final ByteBuffer scratch = ByteBuffer.allocateDirect(DATAGRAM_BUFFER);
-    private final ByteBuf scratchBuf = Unpooled.wrappedBuffer(scratch);
     /** Most frames read before they are forwarded in one duty cycle; a socket's reads per wake-up. */
     static final int MAX_BATCH = 64;
     /**
-     * Valid frames of the current read batch, waiting for its duty cycle, one slot each. Kept here
-     * rather than in pooled buffers: holding a batch of pooled buffers at once churns the pool's
-     * pages, which allocates; a pooled buffer is taken per frame only as it is forwarded.
+     * The read batch, one slot of {@link #DATAGRAM_BUFFER} bytes per datagram: the socket receives
+     * into the next free slot, a valid frame keeps its slot until the batch's duty cycle, an
+     * invalid one gives it to the next datagram. Kept here rather than in pooled buffers: holding
+     * a batch of pooled buffers at once churns the pool's pages, which allocates; a pooled buffer is
+     * taken per frame only as it is forwarded. A JDK buffer, freed with the intake.
      */
-    private final ByteBuf batch = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(MAX_BATCH * WireFormat.MAX_FRAME_LENGTH))
-            .clear(); // a JDK buffer, freed with the intake, so a closed router leaves no Netty direct memory behind
+    private final ByteBuffer slots = ByteBuffer.allocateDirect(MAX_BATCH * DATAGRAM_BUFFER);
+    private final ByteBuf slotsBuf = Unpooled.wrappedBuffer(slots).clear();
     private final int[] batchLength = new int[MAX_BATCH];
     private final long[] batchVariable = new long[MAX_BATCH];
     private final long[] batchSourceTime = new long[MAX_BATCH];
@@ -70,17 +69,25 @@ final class FrameIntake {
         this.ring = ring;
     }
 
-    /** Where the caller puts the next datagram, at index 0; its position and limit stay untouched. */
-    ByteBuffer scratch() {
-        return scratch;
+    /**
+     * Where the caller puts the next datagram: at {@link #slotOffset()}, at most
+     * {@link #DATAGRAM_BUFFER} bytes; position and limit stay untouched.
+     */
+    ByteBuffer slots() {
+        return slots;
     }
 
-    /** As {@link #scratch()}, for copying from a Netty buffer. */
-    ByteBuf scratchBuf() {
-        return scratchBuf;
+    /** As {@link #slots()}, for copying from a Netty buffer. */
+    ByteBuf slotsBuf() {
+        return slotsBuf;
     }
 
-    /** Counts a datagram too long to copy into the scratch buffer. */
+    /** Where in {@link #slots()} the next datagram goes. */
+    int slotOffset() {
+        return batched * DATAGRAM_BUFFER;
+    }
+
+    /** Counts a datagram too long to copy into a batch slot. */
     void oversize() {
         counters.received();
         counters.dropped(RejectReason.OVERSIZE);
@@ -91,23 +98,23 @@ final class FrameIntake {
         counters.receiveError();
     }
 
-    /** Takes the datagram of {@code length} bytes now in the scratch buffer. */
+    /** Takes the datagram of {@code length} bytes now at {@link #slotOffset()}. */
     void accept(int length) {
         counters.received();
-        RejectReason reason = admission.admit(scratch, 0, length);
+        int offset = slotOffset();
+        RejectReason reason = admission.admit(slots, offset, length);
         if (reason != RejectReason.NONE) {
             counters.dropped(reason);
             return;
         }
         if (ring != null) {
-            if (ring.offer(scratch, length)) {
+            if (ring.offer(slots, length)) { // with a ring nothing is batched: the frame is at 0
                 handedOff = true;
             } else {
                 counters.handoffDropped();
             }
             return;
         }
-        batch.setBytes(batched * WireFormat.MAX_FRAME_LENGTH, scratchBuf, 0, length);
         batchLength[batched] = length;
         batchVariable[batched] = admission.variableId();
         batchSourceTime[batched] = admission.sourceTimeNanos();
@@ -129,7 +136,7 @@ final class FrameIntake {
             int length = batchLength[i];
             ByteBuf frame = allocator.directBuffer(length, length);
             try {
-                frame.writeBytes(batch, i * WireFormat.MAX_FRAME_LENGTH, length);
+                frame.writeBytes(slotsBuf, i * DATAGRAM_BUFFER, length);
                 int queued = dataPath.forward(frame, batchVariable[i], batchSourceTime[i], batchDeadline[i]);
                 if (queued < 0) {
                     counters.refused(queued);

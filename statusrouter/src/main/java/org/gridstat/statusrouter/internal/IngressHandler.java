@@ -38,7 +38,7 @@ final class IngressHandler extends ChannelInboundHandlerAdapter {
             if (length > FrameIntake.DATAGRAM_BUFFER) {
                 intake.oversize();
             } else {
-                content.getBytes(content.readerIndex(), intake.scratchBuf(), 0, length);
+                content.getBytes(content.readerIndex(), intake.slotsBuf(), intake.slotOffset(), length);
                 intake.accept(length);
             }
         } finally {
