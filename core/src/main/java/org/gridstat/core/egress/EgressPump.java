@@ -6,20 +6,28 @@ import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.sched.EventReleaser;
 import org.gridstat.core.stats.CounterArray;
 import org.gridstat.core.stats.CounterSnapshot;
+import org.gridstat.core.wire.BatchHeaderWriter;
+import org.gridstat.core.wire.WireFormat;
 
 /**
- * One out-link's sending side: takes from the link's scheduler what may go now, hands it to the
- * {@link Transmitter} while it is writable, flushes the batch, and says when the link next has
- * work. With emulation on, each copy's fate comes from a {@link LinkEmulator}, and copies that
- * arrive later wait in a bounded delay line until then. Driven by its {@link DataPathAgent} on the
- * data-path thread, with that cycle's monotonic time; a router and the simulator drive the same
- * pump, so both call the scheduler at the same moments.
+ * One out-link's sending side: takes from the link's scheduler what may go now, packs it into
+ * datagrams of at most the link's MTU, hands them to the {@link Transmitter} while it is writable,
+ * flushes, and says when the link next has work. Packing never waits: what one duty cycle
+ * releases leaves in that cycle, a lone event alone, several together in as few datagrams as fit
+ * (in the scheduler's order; a datagram closes early where the next event takes another lane).
+ * A batch's framing bytes are charged to the link when its datagram is sent. With emulation on,
+ * each datagram's fate comes from a {@link LinkEmulator} (it is serialized, lost or delayed
+ * whole), and datagrams that arrive later wait in a bounded delay line until then. Driven by its
+ * {@link DataPathAgent} on the data-path thread, with that cycle's monotonic time; a router and
+ * the simulator drive the same pump, so both call the scheduler at the same moments.
  *
  * @param <E> the event type
  */
 public final class EgressPump<E> {
     /** Copies an emulated link may hold in flight; more are dropped and counted. */
     public static final int DELAY_LINE = 65_536;
+    /** A link's datagram size unless configured: a 1500-byte Ethernet MTU less IPv4 and UDP headers. */
+    public static final int DEFAULT_MTU = WireFormat.MAX_FRAME_LENGTH;
 
     private final ForwardingEngine<E> engine;
     private final int link;
@@ -27,37 +35,69 @@ public final class EgressPump<E> {
     private final EventReleaser<E> releaser;
     private final ToIntFunction<E> sizeOf;
     private final LinkEmulator emulator;
+    private final int mtu;
     private final CounterArray counters = new CounterArray(LinkCounter.values().length);
 
-    // Delay line: copies and their arrival times, in order (an emulated link delivers in order).
+    // The datagram being packed: its events in order, their frame bytes, its lane.
+    private final Object[] packed;
+    private int packedCount;
+    private int packedBytes;
+    private int packedLane;
+
+    // Delay line: copies, their arrival times, lanes and datagram ends, in order (an emulated link delivers in order).
     private final Object[] delayed;
     private final long[] due;
+    private final byte[] delayedLane;
+    private final boolean[] endsDatagram;
     private int delayHead;
     private int delayCount;
 
-    /**
-     * @param emulator the link's emulation, or {@code null} for a real link
-     * @param sizeOf   an event's length in bytes, for the emulator's serialization
-     */
+    /** A pump for datagrams of {@link #DEFAULT_MTU} bytes. */
     public EgressPump(ForwardingEngine<E> engine, int link, Transmitter<E> transmitter, EventReleaser<E> releaser,
                       ToIntFunction<E> sizeOf, LinkEmulator emulator) {
+        this(engine, link, transmitter, releaser, sizeOf, emulator, DEFAULT_MTU);
+    }
+
+    /**
+     * @param sizeOf   an event's frame length in bytes, for packing and the emulator's serialization
+     * @param emulator the link's emulation, or {@code null} for a real link
+     * @param mtu      the largest datagram the link carries, {@link WireFormat#MAX_FRAME_LENGTH} to
+     *                 {@link WireFormat#MAX_DATAGRAM_LENGTH} bytes; an event travels alone when no
+     *                 other fits beside it
+     */
+    public EgressPump(ForwardingEngine<E> engine, int link, Transmitter<E> transmitter, EventReleaser<E> releaser,
+                      ToIntFunction<E> sizeOf, LinkEmulator emulator, int mtu) {
+        if (mtu < WireFormat.MAX_FRAME_LENGTH || mtu > WireFormat.MAX_DATAGRAM_LENGTH) {
+            throw new IllegalArgumentException("a link's MTU must be " + WireFormat.MAX_FRAME_LENGTH + ".."
+                    + WireFormat.MAX_DATAGRAM_LENGTH + " bytes, got " + mtu);
+        }
         this.engine = engine;
         this.link = link;
         this.transmitter = transmitter;
         this.releaser = releaser;
         this.sizeOf = sizeOf;
         this.emulator = emulator;
+        this.mtu = mtu;
+        this.packed = new Object[Math.min(WireFormat.MAX_BATCH_EVENTS,
+                (mtu - WireFormat.BATCH_HEADER_LENGTH) / (WireFormat.HEADER_LENGTH + WireFormat.BATCH_LENGTH_ENTRY))];
         this.delayed = emulator != null ? new Object[DELAY_LINE] : null;
         this.due = emulator != null ? new long[DELAY_LINE] : null;
+        this.delayedLane = emulator != null ? new byte[DELAY_LINE] : null;
+        this.endsDatagram = emulator != null ? new boolean[DELAY_LINE] : null;
     }
 
     public int link() {
         return link;
     }
 
+    /** The largest datagram this link sends. */
+    public int mtu() {
+        return mtu;
+    }
+
     /**
      * Sends what may go at {@code now}: first what the delay line owes, then what the scheduler
-     * releases, while the transmitter takes it.
+     * releases, packed, while the transmitter takes it.
      *
      * @return when the link next has work: {@link Long#MAX_VALUE} if nothing waits, or if the
      *     transmitter is full (its owner tells the agent when it drains)
@@ -66,11 +106,27 @@ public final class EgressPump<E> {
         boolean wrote = false;
         while (delayCount > 0 && due[delayHead] <= now && transmitter.writable()) {
             wrote = true;
-            send(takeDelayed());
+            boolean end;
+            do {
+                int lane = delayedLane[delayHead];
+                end = endsDatagram[delayHead];
+                send(takeDelayed(), lane);
+            } while (!end);
+            endDatagram();
         }
         E event;
         while (transmitter.writable() && (event = engine.dequeue(link, now)) != null) {
-            wrote |= emit(event, now);
+            int lane = transmitter.lane(engine.dequeuedClass(link));
+            int size = sizeOf.applyAsInt(event);
+            if (packedCount > 0 && (lane != packedLane || !fits(size))) {
+                wrote |= closeDatagram(now);
+            }
+            packedLane = lane;
+            packed[packedCount++] = event;
+            packedBytes += size;
+        }
+        if (packedCount > 0) {
+            wrote |= closeDatagram(now);
         }
         if (wrote) {
             transmitter.flush();
@@ -82,36 +138,80 @@ public final class EgressPump<E> {
         return delayCount > 0 ? Math.min(next, due[delayHead]) : next;
     }
 
-    private boolean emit(E event, long now) {
+    private boolean fits(int size) {
+        return packedCount < packed.length
+                && BatchHeaderWriter.headerLength(packedCount + 1) + packedBytes + size <= mtu;
+    }
+
+    /** Sends, delays or loses the packed datagram; returns whether anything was written. */
+    private boolean closeDatagram(long now) {
+        int n = packedCount;
+        int bytes = packedBytes;
+        if (n > 1) {
+            int framing = BatchHeaderWriter.headerLength(n);
+            engine.chargeFraming(link, framing, now);
+            bytes += framing;
+        }
+        packedCount = 0;
+        packedBytes = 0;
         if (emulator == null) {
-            send(event);
+            sendPacked(n);
             return true;
         }
-        long arrival = emulator.transmit(now, sizeOf.applyAsInt(event));
+        long arrival = emulator.transmit(now, bytes);
         if (arrival == LinkEmulator.LOST) {
-            counters.increment(LinkCounter.EMULATION_LOST.ordinal());
-            releaser.release(event);
+            counters.add(LinkCounter.EMULATION_LOST.ordinal(), n);
+            releasePacked(n);
             return false;
         }
         if (arrival <= now && delayCount == 0) {
-            send(event);
+            sendPacked(n);
             return true;
         }
-        if (delayCount == DELAY_LINE) {
-            counters.increment(LinkCounter.DELAY_LINE_FULL.ordinal());
-            releaser.release(event);
+        if (delayCount + n > DELAY_LINE) {
+            counters.add(LinkCounter.DELAY_LINE_FULL.ordinal(), n);
+            releasePacked(n);
             return false;
         }
-        int at = (delayHead + delayCount) & (DELAY_LINE - 1);
-        delayed[at] = event;
-        due[at] = arrival;
-        delayCount++;
+        for (int i = 0; i < n; i++) {
+            int at = (delayHead + delayCount) & (DELAY_LINE - 1);
+            delayed[at] = packed[i];
+            packed[i] = null;
+            due[at] = arrival;
+            delayedLane[at] = (byte) packedLane;
+            endsDatagram[at] = i == n - 1;
+            delayCount++;
+        }
         return false;
     }
 
-    private void send(E event) {
+    @SuppressWarnings("unchecked")
+    private void sendPacked(int n) {
+        for (int i = 0; i < n; i++) {
+            E e = (E) packed[i];
+            packed[i] = null;
+            send(e, packedLane);
+        }
+        endDatagram();
+    }
+
+    @SuppressWarnings("unchecked")
+    private void releasePacked(int n) {
+        for (int i = 0; i < n; i++) {
+            E e = (E) packed[i];
+            packed[i] = null;
+            releaser.release(e);
+        }
+    }
+
+    private void send(E event, int lane) {
         counters.increment(LinkCounter.SENT.ordinal());
-        transmitter.write(event);
+        transmitter.write(event, lane);
+    }
+
+    private void endDatagram() {
+        counters.increment(LinkCounter.DATAGRAMS.ordinal());
+        transmitter.endDatagram();
     }
 
     @SuppressWarnings("unchecked")

@@ -10,6 +10,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.core.filter.RateFilter;
+import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.LinkScheduler;
 import org.gridstat.core.sched.LinkSpec;
@@ -271,6 +272,16 @@ public final class ForwardingEngine<E> {
     /** The next event to send on {@code link} now, or {@code null}. The caller sends it, then releases it. */
     public E dequeue(int link, long monoNow) {
         return links[link].dequeue(monoNow);
+    }
+
+    /** The flow class of the event {@link #dequeue} on {@code link} returned last. */
+    public ServiceClass dequeuedClass(int link) {
+        return links[link].dequeuedClass();
+    }
+
+    /** Charges a datagram's framing bytes beyond its events' frames to {@code link}'s shaper. */
+    public void chargeFraming(int link, int bytes, long monoNow) {
+        links[link].chargeFraming(bytes, monoNow);
     }
 
     /** When {@link #dequeue} on {@code link} may next return an event ({@link Long#MAX_VALUE}: nothing waits). */

@@ -39,6 +39,7 @@ import org.gridstat.core.time.Saturating;
  */
 public final class LinkScheduler<E> {
     private static final ServiceClass[] DATA_CLASSES = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
+    private ServiceClass dequeuedClass = ServiceClass.BE;
     private static final int CLASSES = 3;
     private static final int BE = 2;
 
@@ -266,6 +267,7 @@ public final class LinkScheduler<E> {
             }
         }
         if (!control.isEmpty()) {
+            dequeuedClass = ServiceClass.CONTROL;
             int bytes = control.headSize();
             long arrived = control.headArrival();
             E e = control.pop();
@@ -295,6 +297,7 @@ public final class LinkScheduler<E> {
             }
             E e = q.pop();
             backlog--;
+            dequeuedClass = DATA_CLASSES[c];
             flowNodes[slot].charge(bytes, now);
             classNodes[c].charge(bytes, now);
             chargeLink(bytes, now);
@@ -449,6 +452,19 @@ public final class LinkScheduler<E> {
         green[c].remove(slot);
         yellow[c].remove(slot);
         waiting.remove(slot);
+    }
+
+    /** The class of the flow whose event {@link #dequeue} returned last ({@code CONTROL} for control traffic). */
+    public ServiceClass dequeuedClass() {
+        return dequeuedClass;
+    }
+
+    /**
+     * Charges bytes the link carries beyond its events' frames (a batch's header and length table)
+     * to the link's own shaper, when the datagram that holds them is sent.
+     */
+    public void chargeFraming(int bytes, long now) {
+        chargeLink(bytes, now);
     }
 
     private void chargeLink(int bytes, long now) {

@@ -4,7 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * CRC32C of a frame: the header up to the checksum field, then the payload. One instance per
+ * CRC32C of a frame: the header up to the checksum field, then the payload; or of a batch's
+ * header and length table. One instance per
  * thread; it reuses its {@link CRC32C} and leaves the buffer's position and limit as it found them.
  */
 final class FrameChecksum {
@@ -14,6 +15,14 @@ final class FrameChecksum {
         crc.reset();
         update(buffer, frameOffset, WireFormat.CHECKSUM_OFFSET);
         update(buffer, frameOffset + WireFormat.HEADER_LENGTH, payloadLength);
+        return (int) crc.getValue();
+    }
+
+    /** CRC32C of a batch's header up to its checksum field, then its length table of {@code count} entries. */
+    int computeBatchHeader(ByteBuffer buffer, int batchOffset, int count) {
+        crc.reset();
+        update(buffer, batchOffset, WireFormat.BATCH_CHECKSUM_OFFSET);
+        update(buffer, batchOffset + WireFormat.BATCH_HEADER_LENGTH, count * WireFormat.BATCH_LENGTH_ENTRY);
         return (int) crc.getValue();
     }
 

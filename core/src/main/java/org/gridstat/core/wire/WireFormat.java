@@ -9,6 +9,8 @@ public final class WireFormat {
     public static final int MAGIC = 0x4753;
     public static final int VERSION = 1;
     public static final int FRAME_TYPE_STATUS_EVENT = 1;
+    /** Several status-event frames in one datagram, behind a batch header and a length table. */
+    public static final int FRAME_TYPE_BATCH = 2;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 2;
@@ -29,6 +31,20 @@ public final class WireFormat {
     /** Largest frame: one UDP datagram that fits a 1500-byte Ethernet MTU over IPv4 unfragmented. */
     public static final int MAX_FRAME_LENGTH = 1472;
     public static final int MAX_PAYLOAD_LENGTH = MAX_FRAME_LENGTH - HEADER_LENGTH;
+
+    // The batch header: magic, version and frame type at the same offsets as an event's.
+    public static final int BATCH_COUNT_OFFSET = 4;
+    public static final int BATCH_FLAGS_OFFSET = 6;
+    public static final int BATCH_CHECKSUM_OFFSET = 8;
+    /** The batch header's length; the length table (two bytes an event) follows it. */
+    public static final int BATCH_HEADER_LENGTH = 12;
+    public static final int BATCH_LENGTH_ENTRY = 2;
+
+    /** Largest UDP datagram over IPv4: the most a batch may be on a link whose MTU allows it. */
+    public static final int MAX_DATAGRAM_LENGTH = 65_507;
+    /** Most events one batch can hold: header-only events in the largest datagram. */
+    public static final int MAX_BATCH_EVENTS = (MAX_DATAGRAM_LENGTH - BATCH_HEADER_LENGTH)
+            / (HEADER_LENGTH + BATCH_LENGTH_ENTRY);
 
     /** A deadline of zero means the event has none. */
     public static final long NO_DEADLINE = 0L;

@@ -30,11 +30,19 @@ final class AgentHarness {
     record Sent(String event, long at) {
     }
 
-    /** Records what it is given; refuses writes after {@code room} of them until opened again. */
+    /**
+     * Records what it is given, datagram by datagram; refuses writes after {@code room} datagrams
+     * until opened again. HRT and LRT travel on lane 1 when {@code priorityLane} is set.
+     */
     final class FakeTransmitter implements Transmitter<String> {
         final List<Sent> sent = new ArrayList<>();
+        final List<List<String>> datagrams = new ArrayList<>();
+        final List<Integer> datagramLanes = new ArrayList<>();
+        private List<String> open = new ArrayList<>();
+        private int openLane = -1;
         int room = Integer.MAX_VALUE;
         int flushes;
+        boolean priorityLane;
 
         @Override
         public boolean writable() {
@@ -42,9 +50,35 @@ final class AgentHarness {
         }
 
         @Override
+        public int lane(ServiceClass flowClass) {
+            return priorityLane && (flowClass == ServiceClass.HRT || flowClass == ServiceClass.LRT) ? 1 : 0;
+        }
+
+        @Override
         public void write(String event) {
-            room--;
+            write(event, 0);
+        }
+
+        @Override
+        public void write(String event, int lane) {
+            if (openLane >= 0 && openLane != lane) {
+                throw new AssertionError("one datagram, two lanes: " + openLane + " and " + lane);
+            }
+            openLane = lane;
+            open.add(event);
             sent.add(new Sent(event, clock.nanoTime()));
+        }
+
+        @Override
+        public void endDatagram() {
+            if (open.isEmpty()) {
+                throw new AssertionError("an empty datagram was ended");
+            }
+            room--;
+            datagrams.add(open);
+            datagramLanes.add(openLane);
+            open = new ArrayList<>();
+            openLane = -1;
         }
 
         @Override
@@ -90,13 +124,17 @@ final class AgentHarness {
     }
 
     AgentHarness(LinkEmulator emulator, LinkSpec... specs) {
+        this(emulator, EgressPump.DEFAULT_MTU, specs);
+    }
+
+    AgentHarness(LinkEmulator emulator, int mtu, LinkSpec... specs) {
         engine = new ForwardingEngine<>(List.of(specs), 2048, refs, EstimatorSettings.DEFAULT, SourceTimeTrust.DEFAULT,
                 4096, clock.nanoTime());
         List<EgressPump<String>> pumps = new ArrayList<>();
         for (int i = 0; i < specs.length; i++) {
             FakeTransmitter t = new FakeTransmitter();
             links.add(t);
-            pumps.add(new EgressPump<>(engine, i, t, refs, e -> 260, i == 0 ? emulator : null));
+            pumps.add(new EgressPump<>(engine, i, t, refs, e -> 260, i == 0 ? emulator : null, mtu));
         }
         agent = new DataPathAgent<>(engine, pumps, wakeups, clock, clock, 64, S);
     }

@@ -1,0 +1,119 @@
+package org.gridstat.core.egress;
+
+import static org.gridstat.core.egress.AgentHarness.MS;
+import static org.gridstat.core.egress.AgentHarness.S;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.gridstat.core.egress.AgentHarness.FakeTransmitter;
+import org.gridstat.core.egress.AgentHarness.Sent;
+import org.gridstat.core.emulation.LinkEmulator;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.WireFormat;
+import org.junit.jupiter.api.Test;
+
+/** How the pump packs what one duty cycle releases into datagrams, on a manual clock. */
+class EgressPackingTest {
+    private static Object[] events(long variable, String prefix, int n) {
+        Object[] in = new Object[2 * n];
+        for (int i = 0; i < n; i++) {
+            in[2 * i] = variable;
+            in[2 * i + 1] = prefix + i;
+        }
+        return in;
+    }
+
+    private static List<Integer> sizes(FakeTransmitter tx) {
+        return tx.datagrams.stream().map(List::size).toList();
+    }
+
+    private static List<String> names(FakeTransmitter tx) {
+        return tx.sent.stream().map(Sent::event).toList();
+    }
+
+    @Test
+    void anEventAloneInItsCycleLeavesAloneAtOnceAndNothingWaitsToFillADatagram() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
+        h.install(1, 7, 0, ServiceClass.HRT, 64);
+        FakeTransmitter tx = h.links.get(0);
+        long start = h.clock.nanoTime();
+        h.cycle(7L, "a");
+        assertEquals(List.of(List.of("a")), tx.datagrams);
+        assertEquals(start, tx.sent.get(0).at(), "sent in the cycle it arrived in");
+        assertEquals(start + S, h.wakeups.requested, "no wake-up but the estimator's: nothing is held back");
+        h.clock.advance(MS);
+        h.cycle(7L, "b");
+        assertEquals(List.of(List.of("a"), List.of("b")), tx.datagrams);
+        assertEquals(start + MS, tx.sent.get(1).at());
+        assertEquals(2, h.agent.pump(0).counters().get(LinkCounter.DATAGRAMS));
+    }
+
+    @Test
+    void whatOneCycleReleasesLeavesInAsFewDatagramsAsTheMtuAllowsInOrder() {
+        // 260-byte events: 12 + 2n + 260n <= 1472 holds up to n = 5.
+        AgentHarness small = new AgentHarness(null, WireFormat.MAX_FRAME_LENGTH, AgentHarness.link(1_000_000_000, 1_000_000));
+        small.install(1, 7, 0, ServiceClass.BE, 64);
+        small.cycle(events(7L, "e", 12));
+        FakeTransmitter tx = small.links.get(0);
+        assertEquals(List.of(5, 5, 2), sizes(tx));
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            expected.add("e" + i);
+        }
+        assertEquals(expected, names(tx), "in the scheduler's order");
+        assertEquals(12, small.agent.pump(0).counters().get(LinkCounter.SENT));
+        assertEquals(3, small.agent.pump(0).counters().get(LinkCounter.DATAGRAMS));
+
+        AgentHarness jumbo = new AgentHarness(null, WireFormat.MAX_DATAGRAM_LENGTH, AgentHarness.link(1_000_000_000, 1_000_000));
+        jumbo.install(1, 7, 0, ServiceClass.BE, 64);
+        jumbo.cycle(events(7L, "e", 12));
+        assertEquals(List.of(12), sizes(jumbo.links.get(0)), "a loopback-sized datagram takes them all");
+    }
+
+    @Test
+    void aDatagramNeverMixesLanesAndEdfOrderIsKept() {
+        AgentHarness h = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
+        h.install(1, 7, 0, ServiceClass.HRT, 64);
+        h.install(2, 8, 0, ServiceClass.BE, 64);
+        FakeTransmitter tx = h.links.get(0);
+        tx.priorityLane = true;
+        h.cycle(8L, "b0", 8L, "b1", 7L, "h0", 7L, "h1");
+        assertEquals(List.of(List.of("h0", "h1"), List.of("b0", "b1")), tx.datagrams,
+                "HRT first, in a datagram of its own lane");
+        assertEquals(List.of(1, 0), tx.datagramLanes);
+
+        AgentHarness one = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
+        one.install(1, 7, 0, ServiceClass.HRT, 64);
+        one.install(2, 8, 0, ServiceClass.BE, 64);
+        one.cycle(8L, "b0", 8L, "b1", 7L, "h0", 7L, "h1");
+        assertEquals(List.of(List.of("h0", "h1", "b0", "b1")), one.links.get(0).datagrams, "one lane: one datagram");
+    }
+
+    @Test
+    void anEmulatedLinkSerializesDelaysAndLosesEachDatagramWhole() {
+        // 1 B/us wire, 5 ms propagation: a 5-event batch (1,300 + 22 bytes) then a 2-event one (520 + 16).
+        LinkEmulator wire = new LinkEmulator(1_000_000, LinkEmulator.UNBOUNDED, 5 * MS, 0, 0, 0, 1, AgentHarness.T0);
+        AgentHarness h = new AgentHarness(wire, EgressPump.DEFAULT_MTU, AgentHarness.link(1_000_000_000, 1_000_000));
+        h.install(1, 7, 0, ServiceClass.BE, 64);
+        long start = h.clock.nanoTime();
+        h.cycle(events(7L, "e", 7));
+        FakeTransmitter tx = h.links.get(0);
+        assertTrue(tx.sent.isEmpty(), "in flight");
+        assertEquals(7, h.agent.pump(0).delayed());
+        h.runUntil(start + 10 * MS);
+        assertEquals(List.of(5, 2), sizes(tx), "each datagram arrives whole");
+        assertEquals(start + 5 * MS + 1_322_000, tx.sent.get(0).at());
+        assertEquals(start + 5 * MS + 1_322_000, tx.sent.get(4).at());
+        assertEquals(start + 5 * MS + 1_858_000, tx.sent.get(5).at(), "serialized after the first, by its own bytes");
+
+        LinkEmulator lossy = new LinkEmulator(0, LinkEmulator.UNBOUNDED, 0, 1.0, 0, 0, 1, AgentHarness.T0);
+        AgentHarness l = new AgentHarness(lossy, EgressPump.DEFAULT_MTU, AgentHarness.link(1_000_000_000, 1_000_000));
+        l.install(1, 7, 0, ServiceClass.BE, 64);
+        l.cycle(events(7L, "e", 7));
+        assertTrue(l.links.get(0).sent.isEmpty());
+        assertEquals(7, l.agent.pump(0).counters().get(LinkCounter.EMULATION_LOST), "every copy of a lost datagram counted");
+        assertEquals(0, l.agent.pump(0).counters().get(LinkCounter.DATAGRAMS));
+        assertEquals(7, l.refs.released.size(), "and released");
+    }
+}
