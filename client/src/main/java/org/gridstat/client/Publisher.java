@@ -12,6 +12,7 @@ import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.time.Clock;
 import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.wire.BatchHeaderWriter;
 import org.gridstat.core.wire.StatusEventEncoder;
 import org.gridstat.core.wire.WireFormat;
 
@@ -20,6 +21,11 @@ import org.gridstat.core.wire.WireFormat;
  * {@link Publication} per status variable; all of them share this socket. Thread-safe: sends are
  * serialised on the publisher. Given the router's priority port as well, HRT and LRT samples go
  * there, so a best-effort flood queued at the router's data port cannot hold them back.
+ *
+ * <p>Samples published inside {@link #publishTogether} leave together when it returns, packed into
+ * as few datagrams as fit ({@link #maxDatagramBytes(int)}, 1,472 bytes by default): a gateway or a
+ * multi-channel PMU publishes a whole measurement set with one system call per datagram, and
+ * nothing waits for more samples to come.
  *
  * <p>A send that the operating system refuses (no route, the router's port closed) does not throw:
  * it is counted in {@link #sendErrors()} and the next sample is tried as usual, because a stream
@@ -37,6 +43,19 @@ public final class Publisher implements AutoCloseable {
     private final ByteBuffer frame = ByteBuffer.allocateDirect(WireFormat.MAX_FRAME_LENGTH);
     private final StatusEventEncoder encoder = new StatusEventEncoder();
     private final AtomicLong sent = new AtomicLong();
+    private final BatchHeaderWriter batchHeader = new BatchHeaderWriter();
+    /** While {@link #publishTogether} runs: the frames held for each lane (data port, priority port). */
+    private final PendingDatagram[] pending = {new PendingDatagram(), new PendingDatagram()};
+    private final ByteBuffer datagram = ByteBuffer.allocateDirect(WireFormat.MAX_DATAGRAM_LENGTH);
+    private int maxDatagram = WireFormat.MAX_FRAME_LENGTH;
+    private boolean together;
+
+    /** Frames held for one socket while samples are published together. */
+    private static final class PendingDatagram {
+        final ByteBuffer frames = ByteBuffer.allocateDirect(WireFormat.MAX_DATAGRAM_LENGTH);
+        final int[] lengths = new int[WireFormat.MAX_BATCH_EVENTS];
+        int count;
+    }
     private final AtomicLong sendErrors = new AtomicLong();
 
     private Publisher(DatagramChannel channel, DatagramChannel priorityChannel, InetSocketAddress router, Clock clock) {
@@ -135,19 +154,96 @@ public final class Publisher implements AutoCloseable {
 
     boolean send() {
         int length = encoder.seal();
+        if (together) {
+            hold(toPriority ? 1 : 0, length);
+            return true;
+        }
         frame.limit(length).position(0);
         try {
-            (toPriority ? priorityChannel : channel).write(frame);
-            sent.incrementAndGet();
-            return true;
-        } catch (IOException e) {
-            if (sendErrors.getAndIncrement() == 0) {
-                LOG.log(System.Logger.Level.WARNING, "send to router " + router + " failed; counting further failures", e);
-            }
-            return false;
+            return write(toPriority ? priorityChannel : channel, frame, 1);
         } finally {
             frame.clear();
         }
+    }
+
+    /** Adds the sealed frame of {@code length} bytes to its lane's datagram, sending that first if it is full. */
+    private void hold(int lane, int length) {
+        PendingDatagram p = pending[lane];
+        if (p.count > 0 && (p.count == p.lengths.length
+                || BatchHeaderWriter.headerLength(p.count + 1) + p.frames.position() + length > maxDatagram)) {
+            sendPending(lane);
+        }
+        p.frames.put(p.frames.position(), frame, 0, length);
+        p.frames.position(p.frames.position() + length);
+        p.lengths[p.count++] = length;
+    }
+
+    /** Sends a lane's held frames: one as it is, several as a batch. */
+    private void sendPending(int lane) {
+        PendingDatagram p = pending[lane];
+        if (p.count == 0) {
+            return;
+        }
+        int n = p.count;
+        p.count = 0;
+        datagram.clear();
+        int at = n > 1 ? batchHeader.write(datagram, 0, p.lengths, n) : 0;
+        datagram.put(at, p.frames, 0, p.frames.position());
+        datagram.limit(at + p.frames.position()).position(0);
+        p.frames.clear();
+        write(lane == 1 ? priorityChannel : channel, datagram, n);
+    }
+
+    private boolean write(DatagramChannel ch, ByteBuffer bytes, int frames) {
+        try {
+            ch.write(bytes);
+            sent.addAndGet(frames);
+            return true;
+        } catch (IOException e) {
+            if (sendErrors.getAndAdd(frames) == 0) {
+                LOG.log(System.Logger.Level.WARNING, "send to router " + router + " failed; counting further failures", e);
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code samples}, which publishes through this publisher's publications, and sends what
+     * it published together when it returns (or throws): packed into as few datagrams as
+     * {@link #maxDatagramBytes(int)} allows, HRT and LRT apart from best effort when the router's
+     * priority port is used. Inside, {@code publish} returns {@code true} for a sample held;
+     * whether its datagram was sent shows in {@link #sent()} and {@link #sendErrors()}. Other
+     * threads' samples wait for it to return. May be nested; the outermost sends.
+     */
+    public void publishTogether(Runnable samples) {
+        Objects.requireNonNull(samples, "samples");
+        synchronized (this) {
+            if (together) {
+                samples.run();
+                return;
+            }
+            together = true;
+            try {
+                samples.run();
+            } finally {
+                together = false;
+                sendPending(1);
+                sendPending(0);
+            }
+        }
+    }
+
+    /**
+     * Sets the largest datagram {@link #publishTogether} sends: {@value WireFormat#MAX_FRAME_LENGTH}
+     * (the default: an Ethernet MTU, never fragmented) to {@value WireFormat#MAX_DATAGRAM_LENGTH}
+     * (the largest UDP datagram, for a router on the same host or a jumbo-frame network).
+     */
+    public synchronized void maxDatagramBytes(int bytes) {
+        if (bytes < WireFormat.MAX_FRAME_LENGTH || bytes > WireFormat.MAX_DATAGRAM_LENGTH) {
+            throw new IllegalArgumentException("a datagram may be " + WireFormat.MAX_FRAME_LENGTH + ".."
+                    + WireFormat.MAX_DATAGRAM_LENGTH + " bytes, got " + bytes);
+        }
+        maxDatagram = bytes;
     }
 
     /** Frames handed to the network. */

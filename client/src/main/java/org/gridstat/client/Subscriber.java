@@ -13,20 +13,22 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.gridstat.core.time.Clock;
 import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.wire.DatagramReader;
 import org.gridstat.core.wire.RejectReason;
 import org.gridstat.core.wire.StatusEventDecoder;
 import org.gridstat.core.wire.WireFormat;
 
 /**
  * Receives status events on a UDP endpoint and hands each valid one to a listener, on a receive
- * thread of its own. Each (variable, sequence) is delivered once, however many paths bring a copy;
- * later copies are counted and discarded. Malformed datagrams are counted by reason and dropped.
+ * thread of its own, whether they arrive one per datagram or several in a batch. Each (variable,
+ * sequence) is delivered once, however many paths bring a copy; later copies are counted and
+ * discarded. Malformed events are counted by reason and dropped, each event of a batch on its own.
  * Close it to stop the thread and free the port.
  */
 public final class Subscriber implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Subscriber.class.getName());
-    /** Room for a datagram larger than any valid frame, so oversize ones are seen as such. */
-    private static final int RECEIVE_BUFFER = 2 * WireFormat.MAX_FRAME_LENGTH;
+    /** Room for the largest datagram (a batch of events), and more, so oversize ones are seen as such. */
+    private static final int RECEIVE_BUFFER = WireFormat.MAX_DATAGRAM_LENGTH + 1;
     private static final int DEFAULT_SOCKET_BUFFER = 4 << 20;
 
     private final DatagramChannel channel;
@@ -85,6 +87,7 @@ public final class Subscriber implements AutoCloseable {
     private void receiveLoop() {
         ByteBuffer buffer = ByteBuffer.allocateDirect(RECEIVE_BUFFER);
         StatusEventDecoder decoder = new StatusEventDecoder();
+        DatagramReader reader = new DatagramReader();
         ReceivedEvent event = new ReceivedEvent(decoder);
         while (!closing) {
             buffer.clear();
@@ -100,29 +103,42 @@ public final class Subscriber implements AutoCloseable {
             }
             long now = clock.nanos();
             int length = buffer.position();
-            RejectReason reason = decoder.wrap(buffer, 0, length);
-            if (reason != RejectReason.NONE) {
-                rejected.incrementAndGet(reason.ordinal());
+            RejectReason framing = reader.open(buffer, 0, length);
+            if (framing != RejectReason.NONE) {
+                rejected.incrementAndGet(framing.ordinal());
                 continue;
             }
-            Stream stream = stream(decoder.variableId());
-            if (stream == null) {
-                rejected.incrementAndGet(RejectReason.UNKNOWN_VARIABLE.ordinal());
-                continue;
+            while (reader.next()) {
+                deliver(buffer, decoder, reader.eventOffset(), reader.eventLength(), event, now);
             }
-            if (!firstCopy(stream, decoder.sequence(), decoder.sourceTimeNanos())) {
-                continue;
-            }
-            event.receivedAt(now);
-            long latency = now - decoder.sourceTimeNanos();
-            stream.counters.delivered(latency);
-            try {
-                listener.onEvent(event);
-                stream.counters.listenerTook();
-            } catch (RuntimeException e) {
-                if (listenerErrors.getAndIncrement() == 0) {
-                    LOG.log(System.Logger.Level.ERROR, "subscriber listener threw; counting further failures", e);
-                }
+        }
+    }
+
+    /** Validates one event of a datagram and hands it to the listener if it is its sample's first copy. */
+    private void deliver(ByteBuffer buffer, StatusEventDecoder decoder, int offset, int length, ReceivedEvent event,
+                         long now) {
+        RejectReason reason = decoder.wrap(buffer, offset, length);
+        if (reason != RejectReason.NONE) {
+            rejected.incrementAndGet(reason.ordinal());
+            return;
+        }
+        Stream stream = stream(decoder.variableId());
+        if (stream == null) {
+            rejected.incrementAndGet(RejectReason.UNKNOWN_VARIABLE.ordinal());
+            return;
+        }
+        if (!firstCopy(stream, decoder.sequence(), decoder.sourceTimeNanos())) {
+            return;
+        }
+        event.receivedAt(now);
+        long latency = now - decoder.sourceTimeNanos();
+        stream.counters.delivered(latency);
+        try {
+            listener.onEvent(event);
+            stream.counters.listenerTook();
+        } catch (RuntimeException e) {
+            if (listenerErrors.getAndIncrement() == 0) {
+                LOG.log(System.Logger.Level.ERROR, "subscriber listener threw; counting further failures", e);
             }
         }
     }

@@ -75,6 +75,9 @@ final class RouterProcess implements AutoCloseable {
             cmd.addAll(List.of("taskset", "-c", cpus));
         }
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        // As the launcher runs a router (bin/gridstat): no sampled leak detection, a recycler batch
+        // large enough for a read batch of events.
+        cmd.addAll(List.of("-Dio.netty.leakDetection.level=disabled", "-Dio.netty.recycler.chunkSize=4096"));
         if (logGc) {
             cmd.add("-Xlog:gc:file=" + dir.resolve(GC_LOG));
         }

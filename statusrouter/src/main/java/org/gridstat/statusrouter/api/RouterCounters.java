@@ -18,10 +18,20 @@ public final class RouterCounters {
     private final long emulationLost;
     private final ForwardingCounters engine;
     private final Map<String, LinkStatistics> links;
+    private final long batchesReceived;
+    private final long datagramsSent;
 
     public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
                           long handoffDrops, long emulationLost, ForwardingCounters engine,
                           Map<String, LinkStatistics> links) {
+        this(received, forwarded, sendErrors, dropped, handoffDrops, emulationLost, engine, links, 0, 0);
+    }
+
+    public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
+                          long handoffDrops, long emulationLost, ForwardingCounters engine,
+                          Map<String, LinkStatistics> links, long batchesReceived, long datagramsSent) {
+        this.batchesReceived = batchesReceived;
+        this.datagramsSent = datagramsSent;
         this.received = received;
         this.forwarded = forwarded;
         this.sendErrors = sendErrors;
@@ -34,9 +44,14 @@ public final class RouterCounters {
         this.links = Collections.unmodifiableMap(new LinkedHashMap<>(links));
     }
 
-    /** Datagrams that arrived on the data port, valid or not. */
+    /** Events that arrived on the data port, valid or not (each event of a batch; a datagram dropped unread as one). */
     public long received() {
         return received;
+    }
+
+    /** Datagrams that arrived as a batch of several events. */
+    public long batchesReceived() {
+        return batchesReceived;
     }
 
     /** Copies sent on out-links. */
@@ -44,12 +59,17 @@ public final class RouterCounters {
         return forwarded;
     }
 
+    /** Datagrams sent on out-links: a lone copy each, or a batch of several. */
+    public long datagramsSent() {
+        return datagramsSent;
+    }
+
     /** Copies the operating system refused to send. */
     public long sendErrors() {
         return sendErrors;
     }
 
-    /** Datagrams dropped at ingress, by reason (reasons never seen are absent). */
+    /** Events (or datagrams dropped unread) dropped at ingress, by reason (reasons never seen are absent). */
     public Map<RejectReason, Long> dropped() {
         return dropped;
     }
@@ -102,7 +122,8 @@ public final class RouterCounters {
                     .append(" hrtHopP99Ns=").append(hrt.latencyP99Nanos()).append(" hrtHopMaxNs=").append(hrt.latencyMaxNanos())
                     .append(']');
         }
-        return "received=" + received + " forwarded=" + forwarded + " sendErrors=" + sendErrors + " dropped=" + dropped
+        return "received=" + received + " batchesReceived=" + batchesReceived + " forwarded=" + forwarded
+                + " datagramsSent=" + datagramsSent + " sendErrors=" + sendErrors + " dropped=" + dropped
                 + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]" + perLink;
     }
 }

@@ -63,7 +63,7 @@ final class DataPath {
             OutLinkConfig c = settings.links.get(i);
             links[i] = new LinkTransmitter(c, i, this);
             pumps.add(new EgressPump<>(engine, i, links[i], ByteBufReferences.INSTANCE, ByteBuf::readableBytes,
-                    emulatorOf(c, now)));
+                    emulatorOf(c, now), c.mtu));
         }
         this.wakeups = new LoopWakeups(loop, monoClock, this::cycle);
         this.agent = new DataPathAgent<>(engine, pumps, wakeups, monoClock, epochClock,
@@ -253,5 +253,8 @@ final class DataPath {
     void discard() {
         wakeups.close();
         agent.close();
+        for (LinkTransmitter l : links) {
+            l.discard();
+        }
     }
 }

@@ -22,6 +22,10 @@ final class DataPathCounters {
         counters.increment(IngressCounter.RECEIVED.ordinal());
     }
 
+    void batchReceived() {
+        counters.increment(IngressCounter.BATCHES.ordinal());
+    }
+
     void handoffDropped() {
         counters.increment(IngressCounter.HANDOFF_DROPS.ordinal());
     }
@@ -48,17 +52,21 @@ final class DataPathCounters {
         long forwarded = 0;
         long sendErrors = 0;
         long emulationLost = 0;
+        long batches = 0;
+        long datagrams = 0;
         Map<RejectReason, Long> dropped = new EnumMap<>(RejectReason.class);
         Map<String, LinkStatistics> links = new LinkedHashMap<>();
         for (int i = 0; i < path.links.length; i++) {
             CounterSnapshot<LinkCounter> c = path.agent.pump(i).counters();
             forwarded += c.get(LinkCounter.SENT);
+            datagrams += c.get(LinkCounter.DATAGRAMS);
             sendErrors += c.get(LinkCounter.SEND_ERRORS);
             emulationLost += c.get(LinkCounter.EMULATION_LOST) + c.get(LinkCounter.DELAY_LINE_FULL);
             links.put(path.links[i].config.name, path.engine.statistics(i));
         }
         for (DataPathCounters c : all) {
             received += c.counters.get(IngressCounter.RECEIVED.ordinal());
+            batches += c.counters.get(IngressCounter.BATCHES.ordinal());
             handoffDrops += c.counters.get(IngressCounter.HANDOFF_DROPS.ordinal());
             for (RejectReason r : RejectReason.values()) {
                 long n = c.counters.get(FIRST_REJECT + r.ordinal());
@@ -68,6 +76,6 @@ final class DataPathCounters {
             }
         }
         return new RouterCounters(received, forwarded, sendErrors, dropped, handoffDrops, emulationLost,
-                path.engine.counters(), links);
+                path.engine.counters(), links, batches, datagrams);
     }
 }

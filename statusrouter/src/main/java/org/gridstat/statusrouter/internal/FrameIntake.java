@@ -4,16 +4,19 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import org.gridstat.core.wire.DatagramReader;
 import org.gridstat.core.wire.FrameAdmission;
 import org.gridstat.core.wire.RejectReason;
+import org.gridstat.core.wire.WireFormat;
 
 /**
- * What a router does with each received datagram, whichever socket read it: admit it in a
- * batch slot ({@link FrameAdmission}: validate, hop limit, stamp the next hop count), and on
- * the data-path loop copy the valid frame into a pooled buffer of its own length and, once the
- * read batch is over, forward the batch in one duty cycle; on another loop, queue its bytes in the loop's
- * {@link HandoffRing} and tell the data path after the batch. Every drop is counted by reason;
- * nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
+ * What a router does with each received datagram, whichever socket read it: walk its events (a
+ * lone frame, or a batch: {@link DatagramReader}), admit each where it lies ({@link FrameAdmission}:
+ * validate, hop limit, stamp the next hop count), and on the data-path loop copy each valid event
+ * into a pooled buffer of its own length and, once the read batch is over, forward the batch in
+ * one duty cycle; on another loop, queue each event's bytes in the loop's {@link HandoffRing} and
+ * tell the data path after the batch. Every drop is counted by reason, an event of a batch on its
+ * own; nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
  * frame's bytes, not a whole receive buffer. One instance per ingress socket, confined to that
  * socket's event loop.
  *
@@ -22,35 +25,46 @@ import org.gridstat.core.wire.RejectReason;
  * shorten an emulated link's delay or lengthen the time a frame seems to have waited.
  */
 final class FrameIntake {
-    /** Larger than any valid frame, so an oversize datagram arrives whole enough to be counted as such. */
-    static final int DATAGRAM_BUFFER = 2048;
+    /**
+     * Room for the next datagram: more than the largest UDP datagram, so an oversize one arrives
+     * whole enough to be counted as such.
+     */
+    static final int DATAGRAM_BUFFER = 65_536;
+    /** Most datagrams read before they are forwarded in one duty cycle; a socket's reads per wake-up. */
+    static final int MAX_BATCH = 64;
+    /** The read batch's bytes: datagrams lie one after another, each where the socket received it. */
+    private static final int SLAB = 256 * 1024 + DATAGRAM_BUFFER;
+    /** Most events a read batch holds; forwarded before a datagram could overrun it. */
+    private static final int MAX_EVENTS = 4096;
 
     private final DataPath dataPath;
     private final DataPathCounters counters;
     private final ByteBufAllocator allocator;
+    private final DatagramReader reader = new DatagramReader();
     private final FrameAdmission admission = new FrameAdmission();
-    /** Most frames read before they are forwarded in one duty cycle; a socket's reads per wake-up. */
-    static final int MAX_BATCH = 64;
     /**
-     * The read batch, one slot of {@link #DATAGRAM_BUFFER} bytes per datagram: the socket receives
-     * into the next free slot, a valid frame keeps its slot until the batch's duty cycle, an
-     * invalid one gives it to the next datagram. Kept here rather than in pooled buffers: holding
-     * a batch of pooled buffers at once churns the pool's pages, which allocates; a pooled buffer is
-     * taken per frame only as it is forwarded. A JDK buffer, freed with the intake.
+     * The read batch: the socket receives each datagram at {@link #slotOffset()}; a datagram with a
+     * valid event keeps its bytes until the batch's duty cycle, one with none gives them to the next
+     * datagram. Kept here rather than in pooled buffers: holding a batch of pooled buffers at once
+     * churns the pool's pages, which allocates; a pooled buffer is taken per event only as it is
+     * forwarded. A JDK buffer, freed with the intake.
      */
-    private final ByteBuffer slots = ByteBuffer.allocateDirect(MAX_BATCH * DATAGRAM_BUFFER);
+    private final ByteBuffer slots = ByteBuffer.allocateDirect(SLAB);
     private final ByteBuf slotsBuf = Unpooled.wrappedBuffer(slots).clear();
-    private final int[] batchLength = new int[MAX_BATCH];
-    private final long[] batchVariable = new long[MAX_BATCH];
-    private final long[] batchSourceTime = new long[MAX_BATCH];
-    private final long[] batchDeadline = new long[MAX_BATCH];
-    private int batched;
-    /** Set on a loop other than the data path's: valid frames go there instead. */
+    private final int[] eventOffset = new int[MAX_EVENTS];
+    private final int[] eventLength = new int[MAX_EVENTS];
+    private final long[] eventVariable = new long[MAX_EVENTS];
+    private final long[] eventSourceTime = new long[MAX_EVENTS];
+    private final long[] eventDeadline = new long[MAX_EVENTS];
+    private int events;
+    private int datagrams;
+    private int fill;
+    /** Set on a loop other than the data path's: valid events go there instead. */
     private final HandoffRing ring;
     private boolean handedOff;
 
     /**
-     * @param allocator where valid frames are copied to; a pooled allocator whose buffers have a
+     * @param allocator where valid events are copied to; a pooled allocator whose buffers have a
      *     memory address copies without allocating (Netty 4.2's adaptive allocator makes an NIO
      *     view per copy)
      */
@@ -59,7 +73,7 @@ final class FrameIntake {
     }
 
     /**
-     * For a loop other than the data path's: valid frames are queued in {@code ring} and the data
+     * For a loop other than the data path's: valid events are queued in {@code ring} and the data
      * path is told once per batch of reads.
      */
     FrameIntake(DataPath dataPath, DataPathCounters counters, ByteBufAllocator allocator, HandoffRing ring) {
@@ -84,7 +98,7 @@ final class FrameIntake {
 
     /** Where in {@link #slots()} the next datagram goes. */
     int slotOffset() {
-        return batched * DATAGRAM_BUFFER;
+        return fill;
     }
 
     /** Counts a datagram too long to copy into a batch slot. */
@@ -100,44 +114,67 @@ final class FrameIntake {
 
     /** Takes the datagram of {@code length} bytes now at {@link #slotOffset()}. */
     void accept(int length) {
-        counters.received();
-        int offset = slotOffset();
-        RejectReason reason = admission.admit(slots, offset, length);
-        if (reason != RejectReason.NONE) {
-            counters.dropped(reason);
+        int offset = fill;
+        RejectReason framing = reader.open(slots, offset, length);
+        if (framing != RejectReason.NONE) {
+            counters.received();
+            counters.dropped(framing);
             return;
         }
-        if (ring != null) {
-            if (ring.offer(slots, length)) { // with a ring nothing is batched: the frame is at 0
-                handedOff = true;
-            } else {
-                counters.handoffDropped();
+        if (reader.isBatch()) {
+            counters.batchReceived();
+        }
+        boolean kept = false;
+        while (reader.next()) {
+            counters.received();
+            int at = reader.eventOffset();
+            int eventBytes = reader.eventLength();
+            RejectReason reason = admission.admit(slots, at, eventBytes);
+            if (reason != RejectReason.NONE) {
+                counters.dropped(reason);
+                continue;
             }
-            return;
+            if (ring != null) {
+                if (ring.offer(slots, at, eventBytes)) {
+                    handedOff = true;
+                } else {
+                    counters.handoffDropped();
+                }
+                continue;
+            }
+            eventOffset[events] = at;
+            eventLength[events] = eventBytes;
+            eventVariable[events] = admission.variableId();
+            eventSourceTime[events] = admission.sourceTimeNanos();
+            eventDeadline[events] = admission.deadlineNanos();
+            events++;
+            kept = true;
         }
-        batchLength[batched] = length;
-        batchVariable[batched] = admission.variableId();
-        batchSourceTime[batched] = admission.sourceTimeNanos();
-        batchDeadline[batched] = admission.deadlineNanos();
-        if (++batched == MAX_BATCH) {
-            forwardBatch();
+        if (kept) { // with a ring nothing is kept: every datagram is received at 0
+            fill = (offset + length + 7) & ~7;
+            if (++datagrams == MAX_BATCH || fill + DATAGRAM_BUFFER > SLAB
+                    || events + WireFormat.MAX_BATCH_EVENTS > MAX_EVENTS) {
+                forwardBatch();
+            }
         }
     }
 
-    /** Forwards the frames read so far in one duty cycle, whose clock is read now. */
+    /** Forwards the events read so far in one duty cycle, whose clock is read now. */
     private void forwardBatch() {
-        if (batched == 0) {
+        if (events == 0) {
             return;
         }
-        int n = batched;
-        batched = 0; // first: a frame that fails below is not forwarded again with the next batch
+        int n = events;
+        events = 0; // first: an event that fails below is not forwarded again with the next batch
+        datagrams = 0;
+        fill = 0;
         dataPath.beginCycle();
         for (int i = 0; i < n; i++) {
-            int length = batchLength[i];
+            int length = eventLength[i];
             ByteBuf frame = allocator.directBuffer(length, length);
             try {
-                frame.writeBytes(slotsBuf, i * DATAGRAM_BUFFER, length);
-                int queued = dataPath.forward(frame, batchVariable[i], batchSourceTime[i], batchDeadline[i]);
+                frame.writeBytes(slotsBuf, eventOffset[i], length);
+                int queued = dataPath.forward(frame, eventVariable[i], eventSourceTime[i], eventDeadline[i]);
                 if (queued < 0) {
                     counters.refused(queued);
                 }

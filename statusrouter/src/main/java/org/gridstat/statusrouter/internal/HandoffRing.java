@@ -36,12 +36,17 @@ final class HandoffRing {
 
     /** Producer only: copies the frame of {@code length} bytes at index 0 of {@code frame}; false if full. */
     boolean offer(ByteBuffer frame, int length) {
+        return offer(frame, 0, length);
+    }
+
+    /** Producer only: copies the frame of {@code length} bytes at {@code offset} in {@code frame}; false if full. */
+    boolean offer(ByteBuffer frame, int offset, int length) {
         long t = tail.get();
         if (t - head.get() > mask) {
             return false;
         }
         int slot = (int) (t & mask);
-        frame.get(0, slots, slot * SLOT, length);
+        frame.get(offset, slots, slot * SLOT, length);
         lengths[slot] = length;
         tail.lazySet(t + 1); // publishes the slot's bytes with it
         return true;

@@ -3,10 +3,12 @@ package org.gridstat.statusrouter.internal;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.LinkSpec;
 import org.gridstat.core.sched.Shaping;
+import org.gridstat.core.wire.WireFormat;
 
 /**
  * An out-link: a neighbour router or a local subscriber, its capacity and class shares, and the
@@ -20,12 +22,14 @@ import org.gridstat.core.sched.Shaping;
  * e.g. 5ms), {@code loss} (omission probability, 0..1), {@code faultEvery} and {@code faultFor}
  * (mean time between link-down periods and their length), {@code seed}, {@code queue} (bytes an
  * emulated link holds ahead of its wire, default 256 KiB: an emulated link also serializes at its
- * capacity).
+ * capacity), {@code mtu} (the largest datagram sent on the link, bytes, 1,472 to 65,507, default
+ * 1,472: the events one duty cycle releases together are packed into datagrams of at most this
+ * size; loopback and jumbo-frame links can take more).
  */
 final class OutLinkConfig {
     static final long DEFAULT_CAPACITY = 125_000_000L;
     private static final Set<String> KEYS = Set.of("name", "address", "capacity", "hrt", "lrt", "be", "burst", "delay",
-            "loss", "faultEvery", "faultFor", "seed", "queue", "priority");
+            "loss", "faultEvery", "faultFor", "seed", "queue", "priority", "mtu");
 
     final String name;
     final Endpoint address;
@@ -33,8 +37,16 @@ final class OutLinkConfig {
     final EmulationConfig emulation;
     /** The neighbour's priority data port, where HRT and LRT frames go; {@code null}: all go to {@link #address}. */
     final Endpoint priorityAddress;
+    /** The largest datagram sent on the link. */
+    final int mtu;
 
     OutLinkConfig(String name, Endpoint address, LinkSpec spec, EmulationConfig emulation, Endpoint priorityAddress) {
+        this(name, address, spec, emulation, priorityAddress, EgressPump.DEFAULT_MTU);
+    }
+
+    OutLinkConfig(String name, Endpoint address, LinkSpec spec, EmulationConfig emulation, Endpoint priorityAddress,
+                  int mtu) {
+        this.mtu = mtu;
         this.name = name;
         this.address = address;
         this.spec = spec;
@@ -62,7 +74,12 @@ final class OutLinkConfig {
                     ? LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER)
                     : LinkSpec.of(capacity, shares);
             Endpoint priority = line.has("priority") ? Endpoint.parse(line.text("priority")) : null;
-            return new OutLinkConfig(name, address, spec, emulation, priority);
+            long mtu = line.number("mtu", EgressPump.DEFAULT_MTU);
+            if (mtu < WireFormat.MAX_FRAME_LENGTH || mtu > WireFormat.MAX_DATAGRAM_LENGTH) {
+                throw line.error("mtu must be " + WireFormat.MAX_FRAME_LENGTH + ".." + WireFormat.MAX_DATAGRAM_LENGTH
+                        + " bytes (the largest frame .. the largest UDP datagram)");
+            }
+            return new OutLinkConfig(name, address, spec, emulation, priority, (int) mtu);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
         }

@@ -14,6 +14,8 @@ import java.util.List;
 import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.ManualClock;
+import org.gridstat.core.wire.BatchHeaderWriter;
+import org.gridstat.core.wire.DatagramReader;
 import org.gridstat.core.wire.RejectReason;
 import org.gridstat.core.wire.StatusEventDecoder;
 import org.gridstat.core.wire.StatusEventEncoder;
@@ -92,11 +94,22 @@ class IngressPathTest {
         return buf.writerIndex(len);
     }
 
+    /** The events a link sent, in order: a lone frame as it is, each event of a batch as a slice of its own. */
     private static List<ByteBuf> drainOutbound(EmbeddedChannel ch) {
         List<ByteBuf> out = new ArrayList<>();
+        DatagramReader reader = new DatagramReader();
         ByteBuf b;
         while ((b = ch.readOutbound()) != null) {
-            out.add(b);
+            ByteBuffer nio = b.nioBuffer();
+            assertEquals(RejectReason.NONE, reader.open(nio, 0, nio.remaining()), "a datagram the router sent");
+            if (!reader.isBatch()) {
+                out.add(b);
+                continue;
+            }
+            while (reader.next()) {
+                out.add(b.retainedSlice(b.readerIndex() + reader.eventOffset(), reader.eventLength()));
+            }
+            b.release();
         }
         return out;
     }
@@ -175,6 +188,57 @@ class IngressPathTest {
         assertEquals(1, c.dropped(RejectReason.CHECKSUM_MISMATCH));
         assertEquals(1, c.dropped(RejectReason.UNKNOWN_VARIABLE));
         assertEquals(1, c.dropped(RejectReason.HOP_LIMIT));
+    }
+
+    /** One datagram holding {@code frames} as a batch; the frames are released. */
+    private ByteBuf batchOf(ByteBuf... frames) {
+        int[] lengths = new int[frames.length];
+        int total = 0;
+        for (int i = 0; i < frames.length; i++) {
+            lengths[i] = frames[i].readableBytes();
+            total += lengths[i];
+        }
+        ByteBuffer header = ByteBuffer.allocate(12 + 2 * frames.length);
+        int at = new BatchHeaderWriter().write(header, 0, lengths, frames.length);
+        ByteBuf batch = PooledByteBufAllocator.DEFAULT.directBuffer(at + total);
+        batch.writeBytes(header.array(), 0, at);
+        for (ByteBuf f : frames) {
+            batch.writeBytes(f);
+            f.release();
+        }
+        made.add(batch);
+        return batch;
+    }
+
+    @Test
+    void aBatchDeliversItsGoodEventsAndCountsEachBadOneOnItsOwn() {
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002"},
+                new String[] {"id=1 variable=1 link=a"});
+        ByteBuf corrupt = frame(1, 1, T0, 0);
+        corrupt.setByte(50, corrupt.getByte(50) ^ 1);
+        ingress.writeInbound(new DatagramPacket(batchOf(frame(1, 0, T0, 0), corrupt, frame(99, 2, T0, 0),
+                frame(1, 3, T0, WireFormat.MAX_HOP_COUNT), frame(1, 4, T0, 0)), null, SENDER));
+        ByteBuf damaged = batchOf(frame(1, 5, T0, 0), frame(1, 6, T0, 0));
+        damaged.setByte(4, 9); // the event count: the table's checksum no longer matches
+        ingress.writeInbound(new DatagramPacket(damaged, null, SENDER));
+        ingress.checkException();
+        List<ByteBuf> onA = drainOutbound(linkA);
+        List<Long> sequences = new ArrayList<>();
+        for (ByteBuf b : onA) {
+            sequences.add(b.getLong(b.readerIndex() + WireFormat.SEQUENCE_OFFSET));
+            b.release();
+        }
+        assertEquals(List.of(0L, 4L), sequences, "the good events of the batch, in order");
+
+        RouterCounters c = counters();
+        assertEquals(6, c.received(), "five events and a datagram dropped unread");
+        assertEquals(1, c.batchesReceived());
+        assertEquals(2, c.forwarded());
+        assertEquals(1, c.datagramsSent(), "the two left together");
+        assertEquals(1, c.dropped(RejectReason.CHECKSUM_MISMATCH));
+        assertEquals(1, c.dropped(RejectReason.UNKNOWN_VARIABLE));
+        assertEquals(1, c.dropped(RejectReason.HOP_LIMIT));
+        assertEquals(1, c.dropped(RejectReason.BATCH_DAMAGED));
     }
 
     @Test

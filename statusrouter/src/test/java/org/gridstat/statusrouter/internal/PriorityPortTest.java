@@ -16,6 +16,8 @@ import org.gridstat.client.Publisher;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.wire.DatagramReader;
+import org.gridstat.core.wire.RejectReason;
 import org.gridstat.core.wire.StatusEventDecoder;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -117,11 +119,12 @@ class PriorityPortTest {
         return ((InetSocketAddress) ch.getLocalAddress()).getPort();
     }
 
-    /** Variable ids of up to {@code n} frames, in arrival order; stops after 5 s without one. */
+    /** Variable ids of up to {@code n} events, in arrival order (a batch's in its order); stops after 5 s without one. */
     private static List<Long> receive(DatagramChannel ch, int n) throws Exception {
         List<Long> ids = new ArrayList<>();
-        ByteBuffer buf = ByteBuffer.allocate(2048);
+        ByteBuffer buf = ByteBuffer.allocate(65_536);
         StatusEventDecoder d = new StatusEventDecoder();
+        DatagramReader reader = new DatagramReader();
         ch.configureBlocking(false);
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (ids.size() < n && System.nanoTime() < deadline) {
@@ -131,8 +134,11 @@ class PriorityPortTest {
                 continue;
             }
             buf.flip();
-            d.wrap(buf, 0, buf.limit());
-            ids.add(d.variableId());
+            assertEquals(RejectReason.NONE, reader.open(buf, 0, buf.limit()));
+            while (reader.next()) {
+                assertEquals(RejectReason.NONE, d.wrap(buf, reader.eventOffset(), reader.eventLength()));
+                ids.add(d.variableId());
+            }
             deadline = System.nanoTime() + 5_000_000_000L;
         }
         return ids;

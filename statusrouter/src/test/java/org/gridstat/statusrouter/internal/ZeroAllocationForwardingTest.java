@@ -107,10 +107,13 @@ class ZeroAllocationForwardingTest {
 
     /**
      * The mixed path: HRT and LRT events with deadlines (EDF), best effort, rate-filtered flows and
-     * multicast over two out-links, all on the measured path.
+     * multicast over two out-links, all on the measured path. Batched: the publisher sends the twelve
+     * variables' samples as one batch, and the links pack what each cycle releases (link b into
+     * loopback-sized datagrams).
      */
-    @Test
-    void theMixedPathAllocatesNothingPerEvent() throws Exception {
+    @ParameterizedTest(name = "batched {0}")
+    @ValueSource(booleans = {false, true})
+    void theMixedPathAllocatesNothingPerEvent(boolean batched) throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "epoll transport");
         ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
@@ -130,7 +133,8 @@ class ZeroAllocationForwardingTest {
             }
             RouterSettings settings = RouterSettings.of("zeroallocmixed", "127.0.0.1:0", 1, "epoll", 1 << 20,
                     new String[] {"name=a address=127.0.0.1:" + ((InetSocketAddress) sinkA.getLocalAddress()).getPort(),
-                        "name=b address=127.0.0.1:" + ((InetSocketAddress) sinkB.getLocalAddress()).getPort()},
+                        "name=b address=127.0.0.1:" + ((InetSocketAddress) sinkB.getLocalAddress()).getPort()
+                            + (batched ? " mtu=65507" : "")},
                     flows.toArray(new String[0]), new String[0], 1_000_000_000L, 0.5, 64);
             try (DataPlane plane = DataPlane.start(settings);
                  Publisher pub = Publisher.connect(plane.localAddress())) {
@@ -139,12 +143,20 @@ class ZeroAllocationForwardingTest {
                     ServiceClass c = classes[(v - 1) / 4];
                     p.add(pub.publication(VariableId.of(v), c, c == ServiceClass.BE ? null : java.time.Duration.ofSeconds(1)));
                 }
-                publish(p, plane, EVENTS);
+                Publishing publishing = batched ? (n -> publishTogether(pub, p, plane, n)) : (n -> publish(p, plane, n));
+                publishing.publish(EVENTS);
                 RouterCounters before = plane.counters();
                 long bytesBefore = allocatedBy("gridstat-zeroallocmixed");
-                publish(p, plane, EVENTS);
+                publishing.publish(EVENTS);
                 long bytes = allocatedBy("gridstat-zeroallocmixed") - bytesBefore;
                 RouterCounters after = plane.counters();
+                if (batched) {
+                    long batches = after.batchesReceived() - before.batchesReceived();
+                    long copies = after.forwarded() - before.forwarded();
+                    long datagrams = after.datagramsSent() - before.datagramsSent();
+                    assertTrue(batches >= EVENTS / 12 * 9 / 10, "the events came in batches: " + batches);
+                    assertTrue(datagrams < copies / 2, "and left packed: " + copies + " copies in " + datagrams + " datagrams");
+                }
                 long received = after.received() - before.received();
                 assertTrue(received > EVENTS * 9L / 10, "most events arrived: " + received);
                 assertTrue(after.engine().filtered() - before.engine().filtered() > received / 4,
@@ -159,6 +171,28 @@ class ZeroAllocationForwardingTest {
         }
     }
 
+    private interface Publishing {
+        void publish(int n) throws Exception;
+    }
+
+    /** Publishes {@code n} events, one sample of every publication per batch, then waits as {@link #publish} does. */
+    private static void publishTogether(Publisher pub, List<Publication> p, DataPlane plane, int n) throws Exception {
+        long start = plane.counters().received();
+        for (int i = 0; i < n; i += p.size()) {
+            long t = SystemClock.INSTANCE.nanos();
+            int first = i;
+            pub.publishTogether(() -> {
+                for (int k = 0; k < p.size() && first + k < n; k++) {
+                    p.get(k).publish(first + k, t);
+                }
+            });
+            if (i % 384 == 372) {
+                Thread.sleep(1); // keep the router's socket buffer from overflowing
+            }
+        }
+        awaitReceived(plane, start, n);
+    }
+
     /** Publishes {@code n} events and waits until the router has read them all (or stopped receiving). */
     private static void publish(List<Publication> p, DataPlane plane, int n) throws Exception {
         long start = plane.counters().received();
@@ -168,6 +202,10 @@ class ZeroAllocationForwardingTest {
                 Thread.sleep(1); // keep the router's socket buffer from overflowing
             }
         }
+        awaitReceived(plane, start, n);
+    }
+
+    private static void awaitReceived(DataPlane plane, long start, int n) throws Exception {
         long last = -1;
         long now;
         long deadline = System.nanoTime() + 10_000_000_000L;
