@@ -42,9 +42,10 @@ public final class BenchRun {
      */
     public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes,
                            boolean isolate, String routerTransport, boolean wireCapture, boolean routerBusyPoll,
-                           int rounds, boolean cRelay, boolean mixed) {
+                           int rounds, boolean cRelay, boolean mixed, int batchBytes, boolean nats) {
         public Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
-            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false, "auto", false, false, 1, false, false);
+            this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false, "auto", false, false, 1, false, false,
+                    0, false);
         }
 
         /** A generous bound on the whole run, for the lifetime of the processes it starts. */
@@ -119,7 +120,10 @@ public final class BenchRun {
         router.bind = "127.0.0.1:" + routerPort;
         List<Map<String, Object>> links = new ArrayList<>();
         for (int i = 0; i < scenario.links().size(); i++) {
-            links.add(Map.of("name", scenario.links().get(i), "address", "127.0.0.1:" + routerSinkPorts.get(i)));
+            links.add(settings.batchBytes() > 0
+                    ? Map.of("name", scenario.links().get(i), "address", "127.0.0.1:" + routerSinkPorts.get(i),
+                            "mtu", settings.batchBytes())
+                    : Map.of("name", scenario.links().get(i), "address", "127.0.0.1:" + routerSinkPorts.get(i)));
         }
         router.links = links;
         router.flows = scenario.routerFlows();
@@ -130,6 +134,10 @@ public final class BenchRun {
             RouterProcess.pinThisProcess(RouterProcess.GENERATOR_CPUS);
         }
         out.printf("scenario: %s%n", scenario.description());
+        if (settings.batchBytes() > 0) {
+            out.printf("batches: the generator packs the events each tick sends into datagrams of up to %,d bytes;"
+                    + " the router's links pack to the same size%n", settings.batchBytes());
+        }
         CRelay.Build cBuild = settings.cRelay() ? CRelay.compile() : null;
         if (cBuild != null && !cBuild.available()) {
             out.printf("C relay: skipped: %s%n", cBuild.skipReason());
@@ -197,6 +205,9 @@ public final class BenchRun {
                 }
                 results.add(new Result(DIRECT, Double.NaN, Double.NaN, latencyAt(direct, rate)));
                 report(results, scenario);
+                if (settings.nats()) {
+                    compareWithNats(best.get(ROUTER).achieved(), rate);
+                }
                 if (cRelay != null) {
                     CRelay.Stats stats = cRelay.stop();
                     if (stats != null) {
@@ -215,6 +226,25 @@ public final class BenchRun {
             if (cBuild != null) {
                 CRelay.delete(cBuild);
             }
+        }
+    }
+
+    /** Runs the same message size through a NATS server, if one is installed, and sets it beside the router's rate. */
+    private void compareWithNats(double routerRate, double latencyRate) throws Exception {
+        if (!NatsComparison.available()) {
+            out.println("NATS: skipped: nats-server is not installed (scripts/setup --bench installs it)");
+            return;
+        }
+        int bytes = 48 + settings.payloadBytes();
+        out.printf("NATS server on loopback, Java client: one publisher sending %d-byte messages as fast as it can to one"
+                + " subscriber%n", bytes);
+        try (NatsComparison nats = NatsComparison.start()) {
+            NatsComparison.Figures f = nats.throughput(2_000_000, bytes, latencyRate, settings.latencySeconds());
+            out.printf("  %,.0f messages/s delivered (%,d sent, %,d delivered); router / NATS: %.2f%n",
+                    f.deliveredPerSecond(), f.sent(), f.delivered(), routerRate / f.deliveredPerSecond());
+            out.printf("  latency at %,.0f messages/s: p50 %s  p99 %s  max %s%n", f.latencyRate(),
+                    us(f.latency().getValueAtPercentile(50)), us(f.latency().getValueAtPercentile(99)),
+                    us(f.latency().getMaxValue()));
         }
     }
 
@@ -333,7 +363,8 @@ public final class BenchRun {
 
     private LoadGenerator generator(EventLoopGroup group, int port, List<LoadGenerator.Stream> streams,
                                     ExpectedDelivery expected) {
-        return new LoadGenerator(group, new InetSocketAddress("127.0.0.1", port), streams, settings.payloadBytes(), expected);
+        return new LoadGenerator(group, new InetSocketAddress("127.0.0.1", port), streams, settings.payloadBytes(), expected,
+                settings.batchBytes());
     }
 
     private Step step(Target t, double rate) throws InterruptedException {

@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.wire.BatchHeaderWriter;
 import org.gridstat.core.wire.StatusEventEncoder;
 import org.gridstat.core.wire.WireFormat;
 
@@ -43,6 +44,11 @@ final class LoadGenerator implements AutoCloseable {
     private final int payloadBytes;
     private final SendObserver observer;
     private final StatusEventEncoder encoder = new StatusEventEncoder();
+    private final BatchHeaderWriter batchHeader = new BatchHeaderWriter();
+    /** 0: one event per datagram; else events due together are packed into datagrams of at most this many bytes. */
+    private final int batchBytes;
+    private final int[] lengths = new int[WireFormat.MAX_BATCH_EVENTS];
+    private final ByteBuffer headerScratch = ByteBuffer.allocateDirect(BatchHeaderWriter.headerLength(WireFormat.MAX_BATCH_EVENTS));
     private int next;
     private long notWritable;
 
@@ -53,6 +59,13 @@ final class LoadGenerator implements AutoCloseable {
 
     LoadGenerator(EventLoopGroup group, InetSocketAddress target, List<Stream> streams, int payloadBytes,
                   SendObserver observer) {
+        this(group, target, streams, payloadBytes, observer, 0);
+    }
+
+    /** @param batchBytes 0 for one event per datagram, else the largest datagram to pack events due together into */
+    LoadGenerator(EventLoopGroup group, InetSocketAddress target, List<Stream> streams, int payloadBytes,
+                  SendObserver observer, int batchBytes) {
+        this.batchBytes = batchBytes;
         if (streams.isEmpty()) {
             throw new IllegalArgumentException("a load generator needs at least one stream");
         }
@@ -101,14 +114,16 @@ final class LoadGenerator implements AutoCloseable {
                 long due = (long) ((Math.min(now, end) - start) * rate / 1e9);
                 long burst = Math.min(due - owedSoFar[0], maxPerTick);
                 owedSoFar[0] = Math.max(owedSoFar[0], due - burst);
-                for (long i = 0; i < burst; i++) {
+                for (long i = 0; i < burst; ) {
                     if (!channel.isWritable()) {
                         notWritable++;
                         break;
                     }
-                    channel.write(frame(), channel.voidPromise());
-                    sent[0]++;
-                    owedSoFar[0]++;
+                    int n = batchBytes == 0 ? 1 : (int) Math.min(burst - i, perDatagram());
+                    channel.write(n == 1 ? frame() : batch(n), channel.voidPromise());
+                    i += n;
+                    sent[0] += n;
+                    owedSoFar[0] += n;
                 }
                 channel.flush();
                 if (now >= end) {
@@ -145,6 +160,33 @@ final class LoadGenerator implements AutoCloseable {
                 .rawPayloadLength(payloadBytes).seal();
         observer.sent(s, now);
         return buf.writerIndex(len);
+    }
+
+    /** Events of this generator's size that fit one datagram of {@code batchBytes}. */
+    private int perDatagram() {
+        int frame = WireFormat.HEADER_LENGTH + payloadBytes;
+        return Math.max(1, Math.min(WireFormat.MAX_BATCH_EVENTS,
+                (batchBytes - WireFormat.BATCH_HEADER_LENGTH) / (frame + WireFormat.BATCH_LENGTH_ENTRY)));
+    }
+
+    /** {@code n} events behind a batch header, in one datagram. */
+    private ByteBuf batch(int n) {
+        int frame = WireFormat.HEADER_LENGTH + payloadBytes;
+        int header = BatchHeaderWriter.headerLength(n);
+        ByteBuf buf = channel.alloc().directBuffer(header + n * frame);
+        for (int i = 0; i < n; i++) {
+            lengths[i] = frame;
+        }
+        batchHeader.write(headerScratch, 0, lengths, n);
+        headerScratch.limit(header).position(0);
+        buf.writeBytes(headerScratch);
+        headerScratch.clear();
+        for (int i = 0; i < n; i++) {
+            ByteBuf f = frame();
+            buf.writeBytes(f);
+            f.release();
+        }
+        return buf;
     }
 
     /** Ticks on which the socket's buffer was full, so the generator fell behind. */

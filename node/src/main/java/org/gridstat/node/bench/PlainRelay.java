@@ -21,7 +21,7 @@ final class PlainRelay implements AutoCloseable {
         this.channel = new Bootstrap().group(group).channel(Transports.datagram())
                 .option(ChannelOption.SO_RCVBUF, 8 << 20)
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
-                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(2048))
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
                 .handler(new ChannelInboundHandlerAdapter() {
                     @Override
                     public void channelRead(ChannelHandlerContext ctx, Object msg) {

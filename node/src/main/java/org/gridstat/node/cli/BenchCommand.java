@@ -58,6 +58,17 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-c-relay", description = "Leave out the C relay target.")
     boolean noCRelay;
 
+    @Option(names = "--batch", defaultValue = "0", description = "Batches: the generator packs the events each tick"
+            + " sends into datagrams of up to this many bytes (1472: an Ethernet MTU; 65507: the largest UDP datagram,"
+            + " for loopback), and the router's links pack to the same size; 0 sends one event per datagram"
+            + " (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--nats", description = "Also move the same messages through a NATS server (nats-server, installed"
+            + " by scripts/setup --bench) from one publisher to one subscriber: messages/s, and latency at the router's"
+            + " latency rate. Skipped with a message if nats-server is missing.")
+    boolean nats;
+
     @Option(names = "--mixed", description = "Mixed load through the router: 20 variables (6 HRT and 6 LRT with 50 and"
             + " 100 ms deadlines in their headers, 8 BE), 30 flows on two out-links with a sink each, 10 variables on both"
             + " (multicast), 13 flows rate-filtered (subscriptions of 1-240 Hz), buffers of 256 events. Rates are events"
@@ -94,6 +105,14 @@ final class BenchCommand implements Callable<Integer> {
                     + " --payload 0..1424");
             return 2;
         }
+        if (batch != 0 && (batch < 1472 || batch > 65507)) {
+            System.err.println("bench: --batch is 0 (off) or 1472..65507 bytes");
+            return 2;
+        }
+        if (batch != 0 && wireCapture) {
+            System.err.println("bench: --wire-capture pairs single-event datagrams: run it without --batch");
+            return 2;
+        }
         if (mixed && flood) {
             System.err.println("bench: --mixed and --flood are separate runs: choose one");
             return 2;
@@ -120,7 +139,7 @@ final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload,
-                isolate, routerTransport, wireCapture, routerBusyPoll, rounds, !noCRelay, mixed), System.out).run();
+                isolate, routerTransport, wireCapture, routerBusyPoll, rounds, !noCRelay, mixed, batch, nats), System.out).run();
         return 0;
     }
 

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #define MAX_BATCH 1024
-#define FRAME_MAX 2048
+#define FRAME_MAX 65536 /* the largest UDP datagram: batches of events too */
 #define SOCKET_BUFFER (8 << 20)
 
 static volatile sig_atomic_t stopping;
