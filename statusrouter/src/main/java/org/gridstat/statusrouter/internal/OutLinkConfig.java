@@ -3,6 +3,7 @@ package org.gridstat.statusrouter.internal;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.LinkSpec;
@@ -42,29 +43,56 @@ final class OutLinkConfig {
         this.priorityAddress = priorityAddress;
     }
 
+    /**
+     * Parses a link line.
+     *
+     * @throws IllegalArgumentException quoting the line and naming the link and the key at fault
+     */
     static OutLinkConfig parse(String text) {
         ConfigLine line = new ConfigLine(text, KEYS);
+        String name = line.text("name");
         try {
-            String name = line.text("name");
-            Endpoint address = Endpoint.parse(line.text("address"));
+            Endpoint address = endpoint(line, name, "address");
             long capacity = line.number("capacity", DEFAULT_CAPACITY);
             if (capacity <= 0) {
-                throw line.error("capacity must be positive");
+                throw error(line, name, "capacity must be positive, got " + capacity + " B/s");
+            }
+            long hrt = percent(line, name, "hrt", 50);
+            long lrt = percent(line, name, "lrt", 30);
+            long be = percent(line, name, "be", 20);
+            if (hrt + lrt + be > 100) {
+                throw error(line, name, "hrt + lrt + be add up to " + (hrt + lrt + be) + " percent, more than 100");
             }
             Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
-            shares.put(ServiceClass.HRT, Shaping.of(capacity * percent(line, "hrt", 50) / 100, capacity));
-            shares.put(ServiceClass.LRT, Shaping.of(capacity * percent(line, "lrt", 30) / 100, capacity));
-            shares.put(ServiceClass.BE, Shaping.of(capacity * percent(line, "be", 20) / 100, capacity));
-            EmulationConfig emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
-                    line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1),
-                    line.number("queue", EmulationConfig.DEFAULT_QUEUE_BYTES));
-            LinkSpec spec = line.has("burst")
-                    ? LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER)
-                    : LinkSpec.of(capacity, shares);
-            Endpoint priority = line.has("priority") ? Endpoint.parse(line.text("priority")) : null;
+            shares.put(ServiceClass.HRT, Shaping.of(share(capacity, hrt), capacity));
+            shares.put(ServiceClass.LRT, Shaping.of(share(capacity, lrt), capacity));
+            shares.put(ServiceClass.BE, Shaping.of(share(capacity, be), capacity));
+            EmulationConfig emulation;
+            try {
+                emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
+                        line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1),
+                        line.number("queue", EmulationConfig.DEFAULT_QUEUE_BYTES));
+            } catch (IllegalArgumentException e) {
+                throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());
+            }
+            if (emulation.active() && capacity > LinkEmulator.MAX_CAPACITY) {
+                throw error(line, name, "capacity " + capacity + " B/s is more than an emulated link (delay, loss,"
+                        + " faultEvery) serializes at, " + LinkEmulator.MAX_CAPACITY + " B/s");
+            }
+            LinkSpec spec;
+            if (line.has("burst")) {
+                try {
+                    spec = LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER);
+                } catch (IllegalArgumentException e) {
+                    throw e.getMessage().startsWith("'") ? e : error(line, name, "burst: " + e.getMessage());
+                }
+            } else {
+                spec = LinkSpec.of(capacity, shares);
+            }
+            Endpoint priority = line.has("priority") ? endpoint(line, name, "priority") : null;
             return new OutLinkConfig(name, address, spec, emulation, priority);
         } catch (IllegalArgumentException e) {
-            throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
+            throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());
         }
     }
 
@@ -74,11 +102,28 @@ final class OutLinkConfig {
                 EmulationConfig.NONE, null);
     }
 
-    private static long percent(ConfigLine line, String key, long otherwise) {
+    private static long percent(ConfigLine line, String name, String key, long otherwise) {
         long p = line.number(key, otherwise);
         if (p < 0 || p > 100) {
-            throw line.error(key + " share must be 0..100 percent");
+            throw error(line, name, key + " share must be 0..100 percent, got " + p);
         }
         return p;
+    }
+
+    /** {@code percent} of {@code capacity}, rounded down, exact for every capacity up to {@link Long#MAX_VALUE}. */
+    static long share(long capacity, long percent) {
+        return capacity / 100 * percent + capacity % 100 * percent / 100;
+    }
+
+    private static Endpoint endpoint(ConfigLine line, String name, String key) {
+        try {
+            return Endpoint.parse(line.text(key));
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().startsWith("'") ? e : error(line, name, key + ": " + e.getMessage());
+        }
+    }
+
+    private static IllegalArgumentException error(ConfigLine line, String name, String why) {
+        return line.error("link '" + name + "': " + why);
     }
 }
