@@ -20,8 +20,9 @@ import org.gridstat.core.sched.Shaping;
  * what it releases waits in a FIFO, so a large burst lets best effort delay HRT), {@code delay} (propagation delay to add,
  * e.g. 5ms), {@code loss} (omission probability, 0..1), {@code faultEvery} and {@code faultFor}
  * (mean time between link-down periods and their length), {@code seed}, {@code queue} (bytes an
- * emulated link holds ahead of its wire, default 256 KiB: an emulated link also serializes at its
- * capacity).
+ * emulated link holds ahead of its wire, default 256 KiB, at least one maximum frame: an emulated
+ * link also serializes at its capacity; refused on a link that emulates nothing, where it would
+ * bound nothing).
  */
 final class OutLinkConfig {
     static final long DEFAULT_CAPACITY = 125_000_000L;
@@ -74,6 +75,10 @@ final class OutLinkConfig {
                         line.number("queue", EmulationConfig.DEFAULT_QUEUE_BYTES));
             } catch (IllegalArgumentException e) {
                 throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());
+            }
+            if (line.has("queue") && !emulation.active()) {
+                throw error(line, name, "queue bounds an emulated link's queue, and this link emulates nothing:"
+                        + " give it delay, loss or faultEvery and faultFor, or leave queue out");
             }
             if (emulation.active() && capacity > LinkEmulator.MAX_CAPACITY) {
                 throw error(line, name, "capacity " + capacity + " B/s is more than an emulated link (delay, loss,"

@@ -66,4 +66,25 @@ class OutLinkConfigTest {
         assertTrue(e.getMessage().contains("links: "), e.getMessage());
         assertTrue(e.getMessage().contains("link 'wan': capacity"), e.getMessage());
     }
+
+    @Test
+    void aQueueOnALinkThatEmulatesNothingIsRefusedNamingTheLink() {
+        IllegalArgumentException e = refused("name=r2 address=127.0.0.1:9480 queue=65536");
+        assertTrue(e.getMessage().contains("link 'r2': queue bounds an emulated link's queue"), e.getMessage());
+        assertTrue(e.getMessage().contains("delay, loss or faultEvery"), e.getMessage());
+        assertEquals(65_536, OutLinkConfig.parse("name=r2 address=127.0.0.1:9480 queue=65536 delay=1ms").emulation.queueBytes);
+        assertEquals(EmulationConfig.DEFAULT_QUEUE_BYTES,
+                OutLinkConfig.parse("name=r2 address=127.0.0.1:9480 loss=0.5").emulation.queueBytes);
+    }
+
+    @Test
+    void aQueueSmallerThanOneMaximumFrameIsRefused() {
+        IllegalArgumentException e = refused("name=wan address=127.0.0.1:9480 delay=5ms queue=1471");
+        assertTrue(e.getMessage().contains("link 'wan': queue 1471 B is smaller than one maximum frame (1472 B)"),
+                e.getMessage());
+        IllegalArgumentException zero = refused("name=wan address=127.0.0.1:9480 delay=5ms queue=0");
+        assertTrue(zero.getMessage().contains("link 'wan': queue 0 B"), zero.getMessage());
+        assertEquals(1_472, OutLinkConfig.parse("name=wan address=127.0.0.1:9480 delay=5ms queue=1472").emulation.queueBytes,
+                "one maximum frame is enough");
+    }
 }
