@@ -13,6 +13,7 @@ import org.gridstat.core.model.VariableId;
 import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.time.Saturating;
 
 /** A router's validated configuration. Every problem is reported with the name of its key. */
 final class RouterSettings {
@@ -201,6 +202,28 @@ final class RouterSettings {
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames);
+    }
+
+    /**
+     * The source-time trust window of the keys {@code source.time.ahead.ms} and
+     * {@code source.time.max.age.ms}, both positive; milliseconds beyond {@code long} nanoseconds
+     * mean trust everything that way.
+     *
+     * @throws IllegalArgumentException naming the key that is zero or negative
+     */
+    static SourceTimeTrust sourceTimeTrust(long aheadMs, long maxAgeMs) {
+        List<String> problems = new ArrayList<>();
+        if (aheadMs <= 0) {
+            problems.add("source.time.ahead.ms must be positive (a publisher's clock a little ahead of this host's"
+                    + " would have every frame refused), got " + aheadMs);
+        }
+        if (maxAgeMs <= 0) {
+            problems.add("source.time.max.age.ms must be positive, got " + maxAgeMs);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
+        }
+        return new SourceTimeTrust(Saturating.millisToNanos(aheadMs), Saturating.millisToNanos(maxAgeMs));
     }
 
     /**
