@@ -17,4 +17,13 @@ class RouterSettingsTest {
         assertEquals(new SourceTimeTrust(Long.MAX_VALUE, Long.MAX_VALUE),
                 RouterSettings.sourceTimeTrust(Long.MAX_VALUE, Long.MAX_VALUE), "beyond a long of nanoseconds: everything");
     }
+
+    @Test
+    void maxFlowsPerLinkIsAtMostSixtyFiveThousandFiveHundredAndThirtySix() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RouterSettings.of("r1",
+                "127.0.0.1:0", 1, "nio", 1 << 20, new String[0], new String[0], new String[0], 1_000_000_000L, 0.5, 65_537));
+        assertTrue(e.getMessage().contains("max.flows.per.link must be 1..65536, got 65537"), e.getMessage());
+        assertEquals(65_536, RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, new String[0], new String[0],
+                new String[0], 1_000_000_000L, 0.5, 65_536).maxFlowsPerLink);
+    }
 }
