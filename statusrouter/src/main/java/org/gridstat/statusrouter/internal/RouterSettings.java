@@ -1,5 +1,7 @@
 package org.gridstat.statusrouter.internal;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -239,7 +241,8 @@ final class RouterSettings {
      * hold them back in the kernel, and under epoll each duty cycle reads it before the data port.
      *
      * @param bind {@code host:port}, or {@code null} or blank for none
-     * @throws IllegalArgumentException if it is not a {@code host:port}, or is the data port itself
+     * @throws IllegalArgumentException if it is not a {@code host:port}, or is the data port under any
+     *                                  name ({@link #overlap})
      */
     RouterSettings withPriorityPort(String bind) {
         Endpoint priority = null;
@@ -249,13 +252,54 @@ final class RouterSettings {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("invalid status router configuration: priority.bind: " + e.getMessage(), e);
             }
-            if (priority.equals(this.bind) && priority.port() != 0) {
+            String overlap = overlap(priority, this.bind);
+            if (overlap != null) {
                 throw new IllegalArgumentException("invalid status router configuration: priority.bind " + priority
-                        + " is the data port itself");
+                        + " overlaps data.bind " + this.bind + ": " + overlap + "; give the priority port a port of its own");
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames);
+    }
+
+    /**
+     * Why binding {@code a} and {@code b} would take one socket address, or {@code null} if they
+     * would not: the same port (not 0, which the system picks anew for each) and either address the
+     * wildcard or both the same once resolved ({@code localhost} and {@code 127.0.0.1} are one). A
+     * name that does not resolve is compared as text; binding it fails later with its own message.
+     */
+    static String overlap(Endpoint a, Endpoint b) {
+        if (a.port() != b.port() || a.port() == 0) {
+            return null;
+        }
+        InetAddress[] as = addresses(a.host());
+        InetAddress[] bs = addresses(b.host());
+        for (InetAddress[] side : new InetAddress[][] {as, bs}) {
+            for (InetAddress x : side) {
+                if (x.isAnyLocalAddress()) {
+                    return "the same port, and " + (side == as ? a.host() : b.host()) + " is every address";
+                }
+            }
+        }
+        if (as.length == 0 || bs.length == 0) {
+            return a.host().equalsIgnoreCase(b.host()) ? "the same port on the same address" : null;
+        }
+        for (InetAddress x : as) {
+            for (InetAddress y : bs) {
+                if (x.equals(y)) {
+                    return "the same port on the same address once resolved";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static InetAddress[] addresses(String host) {
+        try {
+            return InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            return new InetAddress[0];
+        }
     }
 
     /**

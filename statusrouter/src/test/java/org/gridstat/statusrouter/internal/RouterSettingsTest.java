@@ -26,4 +26,32 @@ class RouterSettingsTest {
         assertEquals(65_536, RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, new String[0], new String[0],
                 new String[0], 1_000_000_000L, 0.5, 65_536).maxFlowsPerLink);
     }
+
+    private static RouterSettings boundAt(String bind) {
+        return RouterSettings.of("r1", bind, 1, "nio", 1 << 20, new String[0]);
+    }
+
+    @Test
+    void aPriorityPortThatIsTheDataPortUnderAnotherNameIsRefused() {
+        IllegalArgumentException byName = assertThrows(IllegalArgumentException.class,
+                () -> boundAt("127.0.0.1:9470").withPriorityPort("localhost:9470"));
+        assertEquals("invalid status router configuration: priority.bind localhost:9470 overlaps data.bind 127.0.0.1:9470:"
+                + " the same port on the same address once resolved; give the priority port a port of its own",
+                byName.getMessage());
+        IllegalArgumentException wildcard = assertThrows(IllegalArgumentException.class,
+                () -> boundAt("0.0.0.0:9470").withPriorityPort("127.0.0.1:9470"));
+        assertEquals("invalid status router configuration: priority.bind 127.0.0.1:9470 overlaps data.bind 0.0.0.0:9470:"
+                + " the same port, and 0.0.0.0 is every address; give the priority port a port of its own",
+                wildcard.getMessage());
+        IllegalArgumentException intoWildcard = assertThrows(IllegalArgumentException.class,
+                () -> boundAt("127.0.0.1:9470").withPriorityPort("0.0.0.0:9470"));
+        assertTrue(intoWildcard.getMessage().contains("0.0.0.0 is every address"), intoWildcard.getMessage());
+
+        assertEquals(9469, boundAt("127.0.0.1:9470").withPriorityPort("localhost:9469").priorityBind.port(),
+                "a port of its own");
+        assertEquals("127.0.0.2", boundAt("127.0.0.1:9470").withPriorityPort("127.0.0.2:9470").priorityBind.host(),
+                "another address on the same port");
+        assertEquals(0, boundAt("127.0.0.1:0").withPriorityPort("127.0.0.1:0").priorityBind.port(),
+                "two ports the system picks are two ports");
+    }
 }
