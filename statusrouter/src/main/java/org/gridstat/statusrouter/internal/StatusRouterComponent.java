@@ -31,7 +31,7 @@ public final class StatusRouterComponent implements StatusRouter {
 
         String data_bind() default "127.0.0.1:9470";
 
-        /** A second data port for HRT and LRT frames, read first; empty: none. */
+        /** A second data port for HRT and LRT frames, read first under epoll (a second channel under NIO); empty: none. */
         String priority_bind() default "";
 
         /** Synthetic frames run through the data path before the ports open, so it starts compiled; 0: none. */
