@@ -50,8 +50,9 @@ public final class NodeConfig {
     public static final class StatusRouterSection {
         public String bind = "127.0.0.1:9470";
         /**
-         * A second data port for HRT and LRT frames (host:port), read before {@link #bind} in each
-         * duty cycle, so a best-effort flood cannot queue ahead of them in the kernel; absent: none.
+         * A second data port for HRT and LRT frames (host:port), so a best-effort flood cannot queue
+         * ahead of them in the kernel; under epoll read before {@link #bind} in each duty cycle (under
+         * NIO a second channel, read in turn); absent: none.
          */
         public String priorityBind = "";
         public int eventLoops = 1;

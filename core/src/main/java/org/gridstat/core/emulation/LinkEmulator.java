@@ -29,6 +29,8 @@ public final class LinkEmulator {
     public static final long LOST = -1;
     /** The queue bound that bounds nothing. */
     public static final long UNBOUNDED = Long.MAX_VALUE;
+    /** The fastest wire an emulated link serializes at, in bytes per second (8 Ebit/s). */
+    public static final long MAX_CAPACITY = Wire.MAX_CAPACITY;
 
     private final long delayNanos;
     private final double loss;

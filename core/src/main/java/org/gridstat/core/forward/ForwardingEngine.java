@@ -363,9 +363,21 @@ public final class ForwardingEngine<E> {
         return null;
     }
 
+    /**
+     * Removes a flow at {@code version} or older. A flow not installed has its removal remembered
+     * all the same, unless a newer one is: a remove that overtook its install (reordered commands,
+     * a broker failover) keeps that install, when it comes, out as stale.
+     */
     private Outcome remove(long flowId, long version) {
         Binding old = byFlow.get(flowId);
-        if (old == null || version < old.entry.version()) {
+        if (old == null) {
+            if (version <= removedVersions.versionOf(flowId)) {
+                return Outcome.STALE;
+            }
+            removedVersions.remember(flowId, version);
+            return Outcome.APPLIED;
+        }
+        if (version < old.entry.version()) {
             return Outcome.STALE;
         }
         dropBinding(old);

@@ -7,7 +7,9 @@ package org.gridstat.core.forward;
  * {@code maxAgeNanos}, is dropped and counted under its own reason before it reaches a rate filter
  * or a queue, so it can neither move the filter's grid nor sit in a buffer it cannot use.
  *
- * @param maxAheadNanos how far ahead of the router's clock a source time may be (clock skew between hosts)
+ * @param maxAheadNanos how far ahead of the router's clock a source time may be (clock skew between
+ *                      hosts); positive: with none, a publisher whose clock is a nanosecond ahead of
+ *                      the router's would have every frame refused
  * @param maxAgeNanos   how old a source time may be: longer than any deadline an event could still
  *                      meet (class C's bound is 1 s), so only samples of no use to anyone are refused
  */
@@ -16,7 +18,7 @@ public record SourceTimeTrust(long maxAheadNanos, long maxAgeNanos) {
     public static final SourceTimeTrust DEFAULT = new SourceTimeTrust(2_000_000_000L, 10_000_000_000L);
 
     public SourceTimeTrust {
-        if (maxAheadNanos < 0 || maxAgeNanos <= 0) {
+        if (maxAheadNanos <= 0 || maxAgeNanos <= 0) {
             throw new IllegalArgumentException("the source-time window must be positive: ahead " + maxAheadNanos
                     + " ns, age " + maxAgeNanos + " ns");
         }

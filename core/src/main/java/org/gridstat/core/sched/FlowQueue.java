@@ -5,18 +5,36 @@ package org.gridstat.core.sched;
  * departure that still meets the end-to-end deadline), arrival order (the FIFO key, and the
  * tie-break among equal deadlines) and arrival time. The key a head is ordered by follows from
  * the flow's class when it is placed, so a class change re-keys the backlog.
+ *
+ * <p>The ring starts with room for {@value #INITIAL_CAPACITY} events (fewer if the bound is
+ * smaller) and doubles when a push finds it full, its last step cut to the bound, so a flow's
+ * memory follows the deepest backlog it has had, never beyond its bound. It never shrinks: once
+ * a flow's ring has grown to its backlog, queueing allocates nothing.
  */
 final class FlowQueue<E> {
-    private final Object[] events;
-    private final int[] sizes;
-    private final long[] deadlines;
-    private final long[] expiries;
-    private final long[] orders;
-    private final long[] arrivals;
+    /** Events a new flow's ring holds before it first grows. */
+    static final int INITIAL_CAPACITY = 16;
+
+    private final int bound;
+    private Object[] events;
+    private int[] sizes;
+    private long[] deadlines;
+    private long[] expiries;
+    private long[] orders;
+    private long[] arrivals;
     private int head;
     private int count;
 
-    FlowQueue(int capacity) {
+    /** @param bound the most events the queue holds */
+    FlowQueue(int bound) {
+        if (bound < 1) {
+            throw new IllegalArgumentException("a queue holds at least one event, got " + bound);
+        }
+        this.bound = bound;
+        allocate(Math.min(bound, INITIAL_CAPACITY));
+    }
+
+    private void allocate(int capacity) {
         events = new Object[capacity];
         sizes = new int[capacity];
         deadlines = new long[capacity];
@@ -33,11 +51,21 @@ final class FlowQueue<E> {
         return count == 0;
     }
 
+    /** Whether the queue holds its bound. */
     boolean isFull() {
-        return count == events.length;
+        return count == bound;
     }
 
+    /** Events the ring holds before it next grows. */
+    int capacity() {
+        return events.length;
+    }
+
+    /** Pushes at the tail; the caller checks {@link #isFull} first. */
     void push(E event, int size, long deadline, long expiry, long order, long arrival) {
+        if (count == events.length) {
+            grow();
+        }
         int at = head + count;
         if (at >= events.length) {
             at -= events.length;
@@ -49,6 +77,38 @@ final class FlowQueue<E> {
         orders[at] = order;
         arrivals[at] = arrival;
         count++;
+    }
+
+    /** Doubles the ring, at most to the bound, unwrapping it so the head is at slot 0. */
+    private void grow() {
+        if (count == bound) {
+            throw new IllegalStateException("queue full at its bound of " + bound + " events");
+        }
+        Object[] oldEvents = events;
+        int[] oldSizes = sizes;
+        long[] oldDeadlines = deadlines;
+        long[] oldExpiries = expiries;
+        long[] oldOrders = orders;
+        long[] oldArrivals = arrivals;
+        int old = oldEvents.length;
+        allocate((int) Math.min(bound, 2L * old));
+        int first = old - head; // from the head to the end of the old ring
+        if (first > count) {
+            first = count;
+        }
+        System.arraycopy(oldEvents, head, events, 0, first);
+        System.arraycopy(oldEvents, 0, events, first, count - first);
+        System.arraycopy(oldSizes, head, sizes, 0, first);
+        System.arraycopy(oldSizes, 0, sizes, first, count - first);
+        System.arraycopy(oldDeadlines, head, deadlines, 0, first);
+        System.arraycopy(oldDeadlines, 0, deadlines, first, count - first);
+        System.arraycopy(oldExpiries, head, expiries, 0, first);
+        System.arraycopy(oldExpiries, 0, expiries, first, count - first);
+        System.arraycopy(oldOrders, head, orders, 0, first);
+        System.arraycopy(oldOrders, 0, orders, first, count - first);
+        System.arraycopy(oldArrivals, head, arrivals, 0, first);
+        System.arraycopy(oldArrivals, 0, arrivals, first, count - first);
+        head = 0;
     }
 
     @SuppressWarnings("unchecked")

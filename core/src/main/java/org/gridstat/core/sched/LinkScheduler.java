@@ -32,8 +32,9 @@ import org.gridstat.core.time.Saturating;
  * <p>Time comes from the caller, every instant on one monotonic nanosecond scale: a router passes
  * its monotonic clock's reading (and converts epoch deadlines to it), the simulator its simulated
  * time. Deadlines and expiries may lie anywhere in {@code long}; nothing overflows. One thread uses
- * a scheduler; {@link #statistics()} may be called from any thread. Nothing is allocated per event,
- * and memory is bounded by the flows' buffers whatever the offered load.
+ * a scheduler; {@link #statistics()} may be called from any thread. Nothing is allocated per event
+ * once each flow's buffer has grown to its deepest backlog, and memory is bounded by the flows'
+ * buffers whatever the offered load.
  *
  * @param <E> the event type: a pooled buffer in a router, a packet record in the simulator
  */
@@ -81,7 +82,8 @@ public final class LinkScheduler<E> {
     private int backlog;
 
     /**
-     * @param maxFlows most flows the link carries at once; buffers are allocated per flow when added
+     * @param maxFlows most flows the link carries at once; the slots are allocated here, each flow's
+     *                 counters when it is added, and its buffer as its backlog grows
      */
     @SuppressWarnings("unchecked")
     public LinkScheduler(LinkSpec link, int maxFlows, EventReleaser<E> releaser, EstimatorSettings estimator, long now) {

@@ -100,7 +100,9 @@ public final class LinkSpec {
     public static LinkSpec withDefaultShares(long capacityBytesPerSecond) {
         Map<ServiceClass, Shaping> m = new EnumMap<>(ServiceClass.class);
         m.put(ServiceClass.HRT, Shaping.of(capacityBytesPerSecond / 2, capacityBytesPerSecond));
-        m.put(ServiceClass.LRT, Shaping.of(capacityBytesPerSecond * 3 / 10, capacityBytesPerSecond));
+        // 30 percent without overflow at any capacity: divide first, then add the remainder's share.
+        long lrt = capacityBytesPerSecond / 10 * 3 + capacityBytesPerSecond % 10 * 3 / 10;
+        m.put(ServiceClass.LRT, Shaping.of(lrt, capacityBytesPerSecond));
         m.put(ServiceClass.BE, Shaping.of(capacityBytesPerSecond / 5, capacityBytesPerSecond));
         return of(capacityBytesPerSecond, m);
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import org.gridstat.core.egress.AgentHarness.Sent;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.sched.LinkSpec;
@@ -108,6 +109,70 @@ class DataPathAgentTest {
         assertEquals(20, runs.get(0).size());
         assertEquals(runs.get(0), runs.get(1), "a 1 s step back changes no departure");
         assertEquals(runs.get(0), runs.get(2), "nor does a 1 s step forward");
+    }
+
+    /** One duty cycle now whose input is one event with its own source time and end-to-end deadline (epoch). */
+    private static int offer(AgentHarness h, String name, long sourceTime, long deadline) {
+        h.agent.beginCycle();
+        int queued = h.agent.forward(7L, sourceTime, deadline, name, 260);
+        h.agent.doWork();
+        return queued;
+    }
+
+    /**
+     * The epoch clock steps an hour back or forward mid-stream while the monotonic clock runs on.
+     * Twenty HRT events queued at once, each with an end-to-end deadline 12 ms after its source
+     * time, leave at the token bucket's times to the nanosecond whatever the step: their expiry was
+     * converted to the monotonic clock when they were queued, so the step neither expires them (an
+     * hour forward) nor keeps them (an hour back). The last two cannot leave by 12 ms and are
+     * dropped at the head, with or without the step. After the step, a publisher whose clock did not
+     * step is an hour off the router's: its frames are refused as stale (router an hour ahead) or
+     * ahead (router an hour behind); one that stepped with the router is on time, and its event
+     * leaves at once on the idle link.
+     */
+    @Test
+    void anHourStepOfTheWallClockNeitherStallsNorBurstsALinkNorMovesAQueuedExpiry() {
+        long hour = 3_600 * S;
+        for (long step : new long[] {0, -hour, +hour}) {
+            String label = "wall clock stepped by " + step / S + " s: ";
+            AgentHarness h = new AgentHarness(AgentHarness.link(CAPACITY, LINK_BURST));
+            h.install(1, 7, 0, ServiceClass.HRT, 64);
+            long start = h.clock.nanoTime();
+            long epochStart = h.clock.nanos();
+            h.agent.beginCycle();
+            for (int i = 0; i < 20; i++) {
+                assertEquals(1, h.agent.forward(7L, epochStart, epochStart + 12 * MS, "e" + i, 260));
+            }
+            h.agent.doWork();
+            h.runUntil(start + 5 * MS);
+            h.clock.stepWall(step); // NTP steps the host's clock an hour mid-stream
+            h.runUntil(start + 30 * MS);
+
+            List<Long> expected = tokenBucket(0, 20).subList(0, 18);
+            assertEquals(expected, times(h.links.get(0).sent, start), label + "the token bucket's departures");
+            assertEquals(13_338_462L, tokenBucket(0, 20).get(19), "the last would leave after its 12 ms");
+            for (int i = 0; i < 18; i++) {
+                assertEquals("e" + i, h.links.get(0).sent.get(i).event(), label + "in order");
+            }
+            assertEquals(List.of("e18", "e19"), h.refs.released, label + "the two that could not leave by 12 ms");
+            assertEquals(2, h.engine.statistics(0).flow(1).queue().deadlineMisses(), label + "counted as misses");
+
+            // After the step: a publisher that did not step, and one that did.
+            long unstepped = epochStart + 30 * MS;
+            int offered = offer(h, "unstepped", unstepped, unstepped + 3 * MS);
+            assertEquals(step == 0 ? 1 : step > 0 ? ForwardingEngine.SOURCE_TIME_STALE : ForwardingEngine.SOURCE_TIME_AHEAD,
+                    offered, label + "a source clock an hour off the router's");
+            if (step == 0) {
+                h.runUntil(start + 31 * MS); // the same publisher as the other; it leaves, then the link is idle again
+            }
+            long before = h.links.get(0).sent.size();
+            long at = h.clock.nanoTime();
+            assertEquals(1, offer(h, "stepped", h.clock.nanos(), h.clock.nanos() + 3 * MS), label + "on time");
+            assertEquals(before + 1, h.links.get(0).sent.size(), label + "sent in the cycle it came");
+            Sent last = h.links.get(0).sent.get(h.links.get(0).sent.size() - 1);
+            assertEquals(new Sent("stepped", at), last, label + "at once on the idle link");
+            assertEquals(2, h.engine.statistics(0).flow(1).queue().deadlineMisses(), label + "no miss after the step");
+        }
     }
 
     @Test

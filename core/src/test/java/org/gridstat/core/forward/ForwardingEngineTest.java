@@ -162,6 +162,26 @@ class ForwardingEngineTest {
     }
 
     @Test
+    void aRemoveThatOvertakesItsInstallKeepsTheLateInstallOut() {
+        List<String> heard = new java.util.ArrayList<>();
+        ForwardingEngine.CommandListener listener = (c, outcome, reason) -> heard.add(c.flowId() + " " + outcome);
+        // Reordered after a broker failover: the remove of version 3 comes before the install of version 3.
+        engine.submit(FlowCommand.remove(1, 3), listener);
+        engine.submit(FlowCommand.install(flow(1, 3, 7, 0, ServiceClass.HRT)), listener);
+        engine.submit(FlowCommand.install(flow(1, 2, 7, 0, ServiceClass.HRT)), listener);
+        engine.submit(FlowCommand.remove(1, 2), listener);
+        engine.applyCommands(T0);
+        assertEquals(List.of("1 APPLIED", "1 STALE", "1 STALE", "1 STALE"), heard);
+        assertTrue(engine.flows().isEmpty(), "the late install stays out");
+        assertEquals(ForwardingEngine.UNKNOWN_VARIABLE, engine.forward(7, T0, 0, "x", 100, T0, T0));
+
+        engine.submit(FlowCommand.install(flow(1, 4, 7, 0, ServiceClass.HRT)), listener);
+        engine.applyCommands(T0);
+        assertEquals("1 APPLIED", heard.get(4), "a newer version than the removal is installed");
+        assertEquals(4, engine.flows().get(0).version());
+    }
+
+    @Test
     void reportsEachLinkThatGotEventsOnceUntilAskedAgain() {
         engine.submit(FlowCommand.install(flow(1, 1, 7, 1, ServiceClass.BE)));
         engine.applyCommands(T0);

@@ -1,11 +1,16 @@
 package org.gridstat.statusrouter.internal;
 
+import org.gridstat.core.sched.LinkSpec;
+
 /**
  * Settings of a link's user-space emulation; all zero means a plain link. An emulated link also
  * serializes at its capacity behind a queue of {@code queueBytes}.
  */
 final class EmulationConfig {
-    /** The emulated link's queue ahead of its wire, unless the {@code queue} key says otherwise. */
+    /**
+     * The emulated link's queue ahead of its wire, unless the {@code queue} key says otherwise; at
+     * least one maximum frame.
+     */
     static final long DEFAULT_QUEUE_BYTES = 256 << 10;
     static final EmulationConfig NONE = new EmulationConfig(0, 0, 0, 0, 1);
 
@@ -22,8 +27,9 @@ final class EmulationConfig {
 
     EmulationConfig(long delayNanos, double loss, long meanTimeBetweenFaultsNanos, long faultDurationNanos, long seed,
                     long queueBytes) {
-        if (queueBytes <= 0) {
-            throw new IllegalArgumentException("queue must be positive, got " + queueBytes + " bytes");
+        if (queueBytes < LinkSpec.MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException("queue " + queueBytes + " B is smaller than one maximum frame ("
+                    + LinkSpec.MAX_FRAME_BYTES + " B): frames that size would all be lost");
         }
         if (!(loss >= 0 && loss <= 1)) {
             throw new IllegalArgumentException("loss must be a probability in 0..1, got " + loss);

@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.core.egress.WakeupService;
 import org.gridstat.core.time.NanoClock;
+import org.gridstat.core.time.Saturating;
 
 /**
  * The data-path agent's wake-ups on a Netty event loop. Netty's timers cannot be re-armed, so a
@@ -12,7 +13,9 @@ import org.gridstat.core.time.NanoClock;
  * within {@link #TICK_HORIZON_NANOS} are therefore served by a periodic tick, started once per
  * pacing episode and kept for {@link #LINGER_TICKS} idle ticks, so bursts a few milliseconds
  * apart share one; a wake-up runs at most one tick late. Later wake-ups (slow links, estimator
- * periods) take one-shot timers. Confined to the event loop.
+ * periods) take one-shot timers. Times are compared with saturating arithmetic, so monotonic
+ * readings anywhere in {@code long} (the origin of {@code System.nanoTime} is arbitrary) cannot
+ * wrap a far wake-up into "due now" or a past one into "never". Confined to the event loop.
  */
 final class LoopWakeups implements WakeupService, AutoCloseable {
     static final long TICK_HORIZON_NANOS = 2_000_000;
@@ -47,7 +50,7 @@ final class LoopWakeups implements WakeupService, AutoCloseable {
             return;
         }
         long now = clock.nanoTime();
-        long wait = monoNanos - now;
+        long wait = Saturating.subtract(monoNanos, now); // clamped: a far wake-up is never "due now", nor a past one "never"
         if (wait <= 0) {
             loop.execute(cycle); // rare: more commands queued than one cycle takes
         } else if (wait <= TICK_HORIZON_NANOS) {
@@ -70,7 +73,7 @@ final class LoopWakeups implements WakeupService, AutoCloseable {
             wanted = Long.MAX_VALUE;
             cycle.run(); // asks for the next wake-up
         }
-        if (wanted - now > TICK_HORIZON_NANOS && ++idleTicks >= LINGER_TICKS && ticker != null) {
+        if (Saturating.subtract(wanted, now) > TICK_HORIZON_NANOS && ++idleTicks >= LINGER_TICKS && ticker != null) {
             ticker.cancel(false); // the episode is over: nothing near has waited for a while
             ticker = null;
             idleTicks = 0;

@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
 import org.gridstat.core.egress.EgressPump;
+import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.LinkSpec;
@@ -21,10 +22,11 @@ import org.gridstat.core.wire.WireFormat;
  * what it releases waits in a FIFO, so a large burst lets best effort delay HRT), {@code delay} (propagation delay to add,
  * e.g. 5ms), {@code loss} (omission probability, 0..1), {@code faultEvery} and {@code faultFor}
  * (mean time between link-down periods and their length), {@code seed}, {@code queue} (bytes an
- * emulated link holds ahead of its wire, default 256 KiB: an emulated link also serializes at its
- * capacity), {@code mtu} (the largest datagram sent on the link, bytes, 1,472 to 65,507, default
- * 1,472: the events one duty cycle releases together are packed into datagrams of at most this
- * size; loopback and jumbo-frame links can take more).
+ * emulated link holds ahead of its wire, default 256 KiB, at least one maximum frame: an emulated
+ * link also serializes at its capacity; refused on a link that emulates nothing, where it would
+ * bound nothing), {@code mtu} (the largest datagram sent on the link, bytes, 1,472 to 65,507,
+ * default 1,472: the events one duty cycle releases together are packed into datagrams of at most
+ * this size; loopback and jumbo-frame links can take more).
  */
 final class OutLinkConfig {
     static final long DEFAULT_CAPACITY = 125_000_000L;
@@ -54,34 +56,65 @@ final class OutLinkConfig {
         this.priorityAddress = priorityAddress;
     }
 
+    /**
+     * Parses a link line.
+     *
+     * @throws IllegalArgumentException quoting the line and naming the link and the key at fault
+     */
     static OutLinkConfig parse(String text) {
         ConfigLine line = new ConfigLine(text, KEYS);
+        String name = line.text("name");
         try {
-            String name = line.text("name");
-            Endpoint address = Endpoint.parse(line.text("address"));
+            Endpoint address = endpoint(line, name, "address");
             long capacity = line.number("capacity", DEFAULT_CAPACITY);
             if (capacity <= 0) {
-                throw line.error("capacity must be positive");
+                throw error(line, name, "capacity must be positive, got " + capacity + " B/s");
+            }
+            long hrt = percent(line, name, "hrt", 50);
+            long lrt = percent(line, name, "lrt", 30);
+            long be = percent(line, name, "be", 20);
+            if (hrt + lrt + be > 100) {
+                throw error(line, name, "hrt + lrt + be add up to " + (hrt + lrt + be) + " percent, more than 100");
             }
             Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
-            shares.put(ServiceClass.HRT, Shaping.of(capacity * percent(line, "hrt", 50) / 100, capacity));
-            shares.put(ServiceClass.LRT, Shaping.of(capacity * percent(line, "lrt", 30) / 100, capacity));
-            shares.put(ServiceClass.BE, Shaping.of(capacity * percent(line, "be", 20) / 100, capacity));
-            EmulationConfig emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
-                    line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1),
-                    line.number("queue", EmulationConfig.DEFAULT_QUEUE_BYTES));
-            LinkSpec spec = line.has("burst")
-                    ? LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER)
-                    : LinkSpec.of(capacity, shares);
-            Endpoint priority = line.has("priority") ? Endpoint.parse(line.text("priority")) : null;
+            shares.put(ServiceClass.HRT, Shaping.of(share(capacity, hrt), capacity));
+            shares.put(ServiceClass.LRT, Shaping.of(share(capacity, lrt), capacity));
+            shares.put(ServiceClass.BE, Shaping.of(share(capacity, be), capacity));
+            EmulationConfig emulation;
+            try {
+                emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
+                        line.nanos("faultEvery", 0), line.nanos("faultFor", 0), line.number("seed", 1),
+                        line.number("queue", EmulationConfig.DEFAULT_QUEUE_BYTES));
+            } catch (IllegalArgumentException e) {
+                throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());
+            }
+            if (line.has("queue") && !emulation.active()) {
+                throw error(line, name, "queue bounds an emulated link's queue, and this link emulates nothing:"
+                        + " give it delay, loss or faultEvery and faultFor, or leave queue out");
+            }
+            if (emulation.active() && capacity > LinkEmulator.MAX_CAPACITY) {
+                throw error(line, name, "capacity " + capacity + " B/s is more than an emulated link (delay, loss,"
+                        + " faultEvery) serializes at, " + LinkEmulator.MAX_CAPACITY + " B/s");
+            }
+            LinkSpec spec;
+            if (line.has("burst")) {
+                try {
+                    spec = LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER);
+                } catch (IllegalArgumentException e) {
+                    throw e.getMessage().startsWith("'") ? e : error(line, name, "burst: " + e.getMessage());
+                }
+            } else {
+                spec = LinkSpec.of(capacity, shares);
+            }
+            Endpoint priority = line.has("priority") ? endpoint(line, name, "priority") : null;
             long mtu = line.number("mtu", EgressPump.DEFAULT_MTU);
             if (mtu < WireFormat.MAX_FRAME_LENGTH || mtu > WireFormat.MAX_DATAGRAM_LENGTH) {
-                throw line.error("mtu must be " + WireFormat.MAX_FRAME_LENGTH + ".." + WireFormat.MAX_DATAGRAM_LENGTH
-                        + " bytes (the largest frame .. the largest UDP datagram)");
+                throw error(line, name, "mtu must be " + WireFormat.MAX_FRAME_LENGTH + ".." + WireFormat.MAX_DATAGRAM_LENGTH
+                        + " bytes (the largest frame .. the largest UDP datagram), got " + mtu);
             }
             return new OutLinkConfig(name, address, spec, emulation, priority, (int) mtu);
         } catch (IllegalArgumentException e) {
-            throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
+            throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());
         }
     }
 
@@ -91,11 +124,28 @@ final class OutLinkConfig {
                 EmulationConfig.NONE, null);
     }
 
-    private static long percent(ConfigLine line, String key, long otherwise) {
+    private static long percent(ConfigLine line, String name, String key, long otherwise) {
         long p = line.number(key, otherwise);
         if (p < 0 || p > 100) {
-            throw line.error(key + " share must be 0..100 percent");
+            throw error(line, name, key + " share must be 0..100 percent, got " + p);
         }
         return p;
+    }
+
+    /** {@code percent} of {@code capacity}, rounded down, exact for every capacity up to {@link Long#MAX_VALUE}. */
+    static long share(long capacity, long percent) {
+        return capacity / 100 * percent + capacity % 100 * percent / 100;
+    }
+
+    private static Endpoint endpoint(ConfigLine line, String name, String key) {
+        try {
+            return Endpoint.parse(line.text(key));
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().startsWith("'") ? e : error(line, name, key + ": " + e.getMessage());
+        }
+    }
+
+    private static IllegalArgumentException error(ConfigLine line, String name, String why) {
+        return line.error("link '" + name + "': " + why);
     }
 }

@@ -1,5 +1,7 @@
 package org.gridstat.statusrouter.internal;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,12 +15,20 @@ import org.gridstat.core.model.VariableId;
 import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.time.Saturating;
 
 /** A router's validated configuration. Every problem is reported with the name of its key. */
 final class RouterSettings {
     enum Transport { AUTO, EPOLL, NIO }
 
     static final int MAX_EVENT_LOOPS = 64;
+    /**
+     * The largest {@code max.flows.per.link}. Each out-link sets aside about 200 B per allowed flow
+     * when the router starts (13 MB at this bound), and each flow installed takes about 60 KB of
+     * statistics (its latency histograms) besides its buffer: a link full at this bound holds about
+     * 4 GB before any event is queued.
+     */
+    static final int MAX_FLOWS_PER_LINK = 65_536;
     /** Flow ids from here up are given to the flows that {@code routes} lines imply. */
     static final long ROUTE_FLOW_IDS = 1L << 48;
     /**
@@ -100,8 +110,8 @@ final class RouterSettings {
         if (socketBufferBytes < 65536) {
             problems.add("socket.buffer.bytes must be at least 65536, got " + socketBufferBytes);
         }
-        if (maxFlowsPerLink < 1 || maxFlowsPerLink > 1 << 20) {
-            problems.add("max.flows.per.link must be 1..1048576, got " + maxFlowsPerLink);
+        if (maxFlowsPerLink < 1 || maxFlowsPerLink > MAX_FLOWS_PER_LINK) {
+            problems.add("max.flows.per.link must be 1.." + MAX_FLOWS_PER_LINK + ", got " + maxFlowsPerLink);
         }
         EstimatorSettings estimator = null;
         try {
@@ -204,12 +214,35 @@ final class RouterSettings {
     }
 
     /**
+     * The source-time trust window of the keys {@code source.time.ahead.ms} and
+     * {@code source.time.max.age.ms}, both positive; milliseconds beyond {@code long} nanoseconds
+     * mean trust everything that way.
+     *
+     * @throws IllegalArgumentException naming the key that is zero or negative
+     */
+    static SourceTimeTrust sourceTimeTrust(long aheadMs, long maxAgeMs) {
+        List<String> problems = new ArrayList<>();
+        if (aheadMs <= 0) {
+            problems.add("source.time.ahead.ms must be positive (a publisher's clock a little ahead of this host's"
+                    + " would have every frame refused), got " + aheadMs);
+        }
+        if (maxAgeMs <= 0) {
+            problems.add("source.time.max.age.ms must be positive, got " + maxAgeMs);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
+        }
+        return new SourceTimeTrust(Saturating.millisToNanos(aheadMs), Saturating.millisToNanos(maxAgeMs));
+    }
+
+    /**
      * These settings with a second data port, for HRT and LRT frames: publishers and neighbours
      * send their HRT and LRT frames there, so a best-effort flood queued at the data port cannot
      * hold them back in the kernel, and under epoll each duty cycle reads it before the data port.
      *
      * @param bind {@code host:port}, or {@code null} or blank for none
-     * @throws IllegalArgumentException if it is not a {@code host:port}, or is the data port itself
+     * @throws IllegalArgumentException if it is not a {@code host:port}, or is the data port under any
+     *                                  name ({@link #overlap})
      */
     RouterSettings withPriorityPort(String bind) {
         Endpoint priority = null;
@@ -219,13 +252,54 @@ final class RouterSettings {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("invalid status router configuration: priority.bind: " + e.getMessage(), e);
             }
-            if (priority.equals(this.bind) && priority.port() != 0) {
+            String overlap = overlap(priority, this.bind);
+            if (overlap != null) {
                 throw new IllegalArgumentException("invalid status router configuration: priority.bind " + priority
-                        + " is the data port itself");
+                        + " overlaps data.bind " + this.bind + ": " + overlap + "; give the priority port a port of its own");
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames);
+    }
+
+    /**
+     * Why binding {@code a} and {@code b} would take one socket address, or {@code null} if they
+     * would not: the same port (not 0, which the system picks anew for each) and either address the
+     * wildcard or both the same once resolved ({@code localhost} and {@code 127.0.0.1} are one). A
+     * name that does not resolve is compared as text; binding it fails later with its own message.
+     */
+    static String overlap(Endpoint a, Endpoint b) {
+        if (a.port() != b.port() || a.port() == 0) {
+            return null;
+        }
+        InetAddress[] as = addresses(a.host());
+        InetAddress[] bs = addresses(b.host());
+        for (InetAddress[] side : new InetAddress[][] {as, bs}) {
+            for (InetAddress x : side) {
+                if (x.isAnyLocalAddress()) {
+                    return "the same port, and " + (side == as ? a.host() : b.host()) + " is every address";
+                }
+            }
+        }
+        if (as.length == 0 || bs.length == 0) {
+            return a.host().equalsIgnoreCase(b.host()) ? "the same port on the same address" : null;
+        }
+        for (InetAddress x : as) {
+            for (InetAddress y : bs) {
+                if (x.equals(y)) {
+                    return "the same port on the same address once resolved";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static InetAddress[] addresses(String host) {
+        try {
+            return InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            return new InetAddress[0];
+        }
     }
 
     /**

@@ -4,7 +4,6 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
-import org.gridstat.core.forward.SourceTimeTrust;
 import org.gridstat.core.time.Saturating;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.gridstat.statusrouter.api.StatusRouter;
@@ -32,7 +31,7 @@ public final class StatusRouterComponent implements StatusRouter {
 
         String data_bind() default "127.0.0.1:9470";
 
-        /** A second data port for HRT and LRT frames, read first; empty: none. */
+        /** A second data port for HRT and LRT frames, read first under epoll (a second channel under NIO); empty: none. */
         String priority_bind() default "";
 
         /** Synthetic frames run through the data path before the ports open, so it starts compiled; 0: none. */
@@ -87,7 +86,8 @@ public final class StatusRouterComponent implements StatusRouter {
                     config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
                     Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
                     .busyPolling(config.busy_poll())
-                    .trusting(sourceTimeTrust(config))
+                    .trusting(RouterSettings.sourceTimeTrust(config.source_time_ahead_ms(),
+                            config.source_time_max_age_ms()))
                     .withPriorityPort(config.priority_bind())
                     .warmingUp(config.warm_up_frames());
             this.dataPlane = DataPlane.start(settings);
@@ -95,15 +95,6 @@ public final class StatusRouterComponent implements StatusRouter {
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
-        }
-    }
-
-    private static SourceTimeTrust sourceTimeTrust(Config config) {
-        try {
-            return new SourceTimeTrust(Saturating.millisToNanos(config.source_time_ahead_ms()),
-                    Saturating.millisToNanos(config.source_time_max_age_ms()));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("source.time.ahead.ms / source.time.max.age.ms: " + e.getMessage(), e);
         }
     }
 

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 /**
- * RouterSettings accepts up to max.flows.per.link (1..1,048,576) flows per link and reports "every
+ * RouterSettings accepts up to max.flows.per.link (1..65,536) flows per link and reports "every
  * bad key", but DataPath's constructor (DataPath.java:71-76) pushes the configured flows through the
  * engine's 4,096-command queue before applying any, so a valid file with more than 4,096 flows or
  * route destinations fails at start with "more configured flows than the command queue holds".

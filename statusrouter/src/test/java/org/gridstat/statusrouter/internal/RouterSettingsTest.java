@@ -1,0 +1,57 @@
+package org.gridstat.statusrouter.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.gridstat.core.forward.SourceTimeTrust;
+import org.junit.jupiter.api.Test;
+
+class RouterSettingsTest {
+    @Test
+    void theSourceTimeWindowKeysMustBePositiveAndAreNamedWhenNot() {
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class, () -> RouterSettings.sourceTimeTrust(0, 10_000));
+        assertTrue(zero.getMessage().contains("source.time.ahead.ms must be positive"), zero.getMessage());
+        assertTrue(zero.getMessage().endsWith("got 0"), zero.getMessage());
+        IllegalArgumentException age = assertThrows(IllegalArgumentException.class, () -> RouterSettings.sourceTimeTrust(2_000, -1));
+        assertTrue(age.getMessage().endsWith("source.time.max.age.ms must be positive, got -1"), age.getMessage());
+        assertEquals(new SourceTimeTrust(1_000_000L, 10_000_000_000L), RouterSettings.sourceTimeTrust(1, 10_000));
+        assertEquals(new SourceTimeTrust(Long.MAX_VALUE, Long.MAX_VALUE),
+                RouterSettings.sourceTimeTrust(Long.MAX_VALUE, Long.MAX_VALUE), "beyond a long of nanoseconds: everything");
+    }
+
+    @Test
+    void maxFlowsPerLinkIsAtMostSixtyFiveThousandFiveHundredAndThirtySix() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RouterSettings.of("r1",
+                "127.0.0.1:0", 1, "nio", 1 << 20, new String[0], new String[0], new String[0], 1_000_000_000L, 0.5, 65_537));
+        assertTrue(e.getMessage().contains("max.flows.per.link must be 1..65536, got 65537"), e.getMessage());
+        assertEquals(65_536, RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, new String[0], new String[0],
+                new String[0], 1_000_000_000L, 0.5, 65_536).maxFlowsPerLink);
+    }
+
+    private static RouterSettings boundAt(String bind) {
+        return RouterSettings.of("r1", bind, 1, "nio", 1 << 20, new String[0]);
+    }
+
+    @Test
+    void aPriorityPortThatIsTheDataPortUnderAnotherNameIsRefused() {
+        IllegalArgumentException byName = assertThrows(IllegalArgumentException.class,
+                () -> boundAt("127.0.0.1:9470").withPriorityPort("localhost:9470"));
+        assertEquals("invalid status router configuration: priority.bind localhost:9470 overlaps data.bind 127.0.0.1:9470:"
+                + " the same port on the same address once resolved; give the priority port a port of its own",
+                byName.getMessage());
+        IllegalArgumentException wildcard = assertThrows(IllegalArgumentException.class,
+                () -> boundAt("0.0.0.0:9470").withPriorityPort("127.0.0.1:9470"));
+        assertEquals("invalid status router configuration: priority.bind 127.0.0.1:9470 overlaps data.bind 0.0.0.0:9470:"
+                + " the same port, and 0.0.0.0 is every address; give the priority port a port of its own",
+                wildcard.getMessage());
+        IllegalArgumentException intoWildcard = assertThrows(IllegalArgumentException.class,
+                () -> boundAt("127.0.0.1:9470").withPriorityPort("0.0.0.0:9470"));
+        assertTrue(intoWildcard.getMessage().contains("0.0.0.0 is every address"), intoWildcard.getMessage());
+
+        assertEquals(9469, boundAt("127.0.0.1:9470").withPriorityPort("localhost:9469").priorityBind.port(),
+                "a port of its own");
+        assertEquals("127.0.0.2", boundAt("127.0.0.1:9470").withPriorityPort("127.0.0.2:9470").priorityBind.host(),
+                "another address on the same port");
+        assertEquals(0, boundAt("127.0.0.1:0").withPriorityPort("127.0.0.1:0").priorityBind.port(),
+                "two ports the system picks are two ports");
+    }
+}
