@@ -243,6 +243,10 @@ public final class Publisher implements AutoCloseable {
             throw new IllegalArgumentException("a datagram may be " + WireFormat.MAX_FRAME_LENGTH + ".."
                     + WireFormat.MAX_DATAGRAM_LENGTH + " bytes, got " + bytes);
         }
+        if (bytes < maxDatagram) { // what is held was packed for the larger size
+            sendPending(1);
+            sendPending(0);
+        }
         maxDatagram = bytes;
     }
 

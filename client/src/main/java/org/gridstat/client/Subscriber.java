@@ -208,7 +208,7 @@ public final class Subscriber implements AutoCloseable {
         return statistics().delivered();
     }
 
-    /** Datagrams dropped for {@code reason}. */
+    /** Events dropped for {@code reason} (a damaged batch counts once, as {@code BATCH_DAMAGED}). */
     public long rejected(RejectReason reason) {
         return rejected.get(reason.ordinal());
     }

@@ -77,6 +77,14 @@ class PublishTogetherTest {
             pub.publishTogether(() -> channels.forEach(p -> p.publish(52.0)));
             assertEquals(List.of(30), datagrams(router, 30).stream().map(List::size).toList(), "a loopback-sized datagram");
             assertThrows(IllegalArgumentException.class, () -> pub.maxDatagramBytes(WireFormat.MAX_DATAGRAM_LENGTH + 1));
+
+            // Lowered inside a block: what was held for the larger size leaves first, the rest to the new size.
+            pub.publishTogether(() -> {
+                channels.forEach(p -> p.publish(53.0));
+                pub.maxDatagramBytes(WireFormat.MAX_FRAME_LENGTH);
+                channels.forEach(p -> p.publish(54.0));
+            });
+            assertEquals(List.of(30, 25, 5), datagrams(router, 60).stream().map(List::size).toList());
         }
     }
 

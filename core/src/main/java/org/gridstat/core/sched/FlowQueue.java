@@ -96,19 +96,19 @@ final class FlowQueue<E> {
         if (first > count) {
             first = count;
         }
-        System.arraycopy(oldEvents, head, events, 0, first);
-        System.arraycopy(oldEvents, 0, events, first, count - first);
-        System.arraycopy(oldSizes, head, sizes, 0, first);
-        System.arraycopy(oldSizes, 0, sizes, first, count - first);
-        System.arraycopy(oldDeadlines, head, deadlines, 0, first);
-        System.arraycopy(oldDeadlines, 0, deadlines, first, count - first);
-        System.arraycopy(oldExpiries, head, expiries, 0, first);
-        System.arraycopy(oldExpiries, 0, expiries, first, count - first);
-        System.arraycopy(oldOrders, head, orders, 0, first);
-        System.arraycopy(oldOrders, 0, orders, first, count - first);
-        System.arraycopy(oldArrivals, head, arrivals, 0, first);
-        System.arraycopy(oldArrivals, 0, arrivals, first, count - first);
+        unwrap(oldEvents, events, first);
+        unwrap(oldSizes, sizes, first);
+        unwrap(oldDeadlines, deadlines, first);
+        unwrap(oldExpiries, expiries, first);
+        unwrap(oldOrders, orders, first);
+        unwrap(oldArrivals, arrivals, first);
         head = 0;
+    }
+
+    /** Copies the ring in {@code from} (its {@code first} slots from the head, then the rest) to the start of {@code to}. */
+    private void unwrap(Object from, Object to, int first) {
+        System.arraycopy(from, head, to, 0, first);
+        System.arraycopy(from, 0, to, first, count - first);
     }
 
     @SuppressWarnings("unchecked")

@@ -61,13 +61,17 @@ public final class DatagramReader {
         }
         int n = u16(buffer, offset + BATCH_COUNT_OFFSET);
         int header = BatchHeaderWriter.headerLength(n);
-        if (n == 0 || header > length
+        if (n == 0 || n > MAX_BATCH_EVENTS || header > length
                 || checksum.computeBatchHeader(buffer, offset, n) != i32(buffer, offset + BATCH_CHECKSUM_OFFSET)) {
             return RejectReason.BATCH_DAMAGED;
         }
         long total = header;
         for (int i = 0; i < n; i++) {
-            total += u16(buffer, offset + BATCH_HEADER_LENGTH + i * BATCH_LENGTH_ENTRY);
+            int entry = u16(buffer, offset + BATCH_HEADER_LENGTH + i * BATCH_LENGTH_ENTRY);
+            if (entry < HEADER_LENGTH || entry > MAX_FRAME_LENGTH) {
+                return RejectReason.BATCH_DAMAGED; // no frame is that long: the table is wrong
+            }
+            total += entry;
         }
         if (total != length) {
             return RejectReason.BATCH_DAMAGED;

@@ -17,7 +17,7 @@ public enum RejectReason {
     BAD_SERVICE_CLASS("service class code names no class"),
     BAD_PAYLOAD_TYPE("payload type code names no type"),
     BAD_PAYLOAD_LENGTH("payload length does not fit the payload type"),
-    BATCH_DAMAGED("a batch's header or length table is invalid: its events are dropped unread, counted once"),
+    BATCH_DAMAGED("a batch's header or length table is invalid (count, an entry no frame can have, the total): its events are dropped unread, counted once"),
     UNKNOWN_VARIABLE("variable is not in the forwarding table"),
     HOP_LIMIT("hop count reached its limit: a routing loop"),
     SOURCE_TIME_AHEAD("source timestamp further ahead of the router's clock than it trusts"),

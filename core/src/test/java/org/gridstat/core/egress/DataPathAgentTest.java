@@ -150,7 +150,7 @@ class DataPathAgentTest {
 
             List<Long> expected = tokenBucket(0, 20).subList(0, 18);
             assertEquals(expected, times(h.links.get(0).sent, start), label + "the token bucket's departures");
-            assertEquals(13_338_462L, tokenBucket(0, 20).get(19), "the last would leave after its 12 ms");
+            assertEquals(13_423_077L, tokenBucket(0, 20).get(19), "the last would leave after its 12 ms");
             for (int i = 0; i < 18; i++) {
                 assertEquals("e" + i, h.links.get(0).sent.get(i).event(), label + "in order");
             }

@@ -105,6 +105,23 @@ class BatchFrameTest {
         ByteBuffer longer = ByteBuffer.allocate(4096);
         longer.put(0, b, 0, n);
         assertEquals(List.of("datagram BATCH_DAMAGED"), read(longer, n + 1), "trailing bytes");
+        assertEquals(List.of("datagram BATCH_DAMAGED"), read(forged(new int[] {10, 2000}), 12 + 4 + 2010),
+                "table entries no frame can have, even where they add up");
+        int[] zeros = new int[WireFormat.MAX_BATCH_EVENTS + 1];
+        assertEquals(List.of("datagram BATCH_DAMAGED"), read(forged(zeros), 12 + 2 * zeros.length),
+                "more events than the largest datagram holds");
+    }
+
+    /** A batch header and table with a valid checksum over whatever lengths it is given; zero-filled events. */
+    private static ByteBuffer forged(int[] lengths) {
+        ByteBuffer b = ByteBuffer.allocate(70_000);
+        b.putShort(0, (short) WireFormat.MAGIC).put(2, (byte) 1).put(3, (byte) WireFormat.FRAME_TYPE_BATCH)
+                .putShort(4, (short) lengths.length);
+        for (int i = 0; i < lengths.length; i++) {
+            b.putShort(12 + 2 * i, (short) lengths[i]);
+        }
+        b.putInt(8, new FrameChecksum().computeBatchHeader(b, 0, lengths.length));
+        return b;
     }
 
     @Test

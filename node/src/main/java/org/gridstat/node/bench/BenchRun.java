@@ -26,6 +26,10 @@ import org.gridstat.node.NodeConfig;
  */
 public final class BenchRun {
     static final double LOSS_LIMIT = 0.001;
+    /** Bytes/s of the router's links in batched runs: 10 Gbit/s. */
+    static final long BATCHED_LINK_CAPACITY = 1_250_000_000L;
+    /** Events a flow buffers in batched runs, where a tick's events arrive in one datagram. */
+    static final int BATCHED_BUFFER_EVENTS = 8192;
     private static final long THROUGHPUT_TICK_MICROS = 1000;
     private static final long LATENCY_TICK_MICROS = 100;
     static final String ROUTER = "gridstat router";
@@ -120,13 +124,18 @@ public final class BenchRun {
         router.bind = "127.0.0.1:" + routerPort;
         List<Map<String, Object>> links = new ArrayList<>();
         for (int i = 0; i < scenario.links().size(); i++) {
+            // Batched, the relays carry gigabits a second on loopback: the router's links are given
+            // 10 Gbit/s (the default 1 Gbit/s would pace them below that) and packed to the same size.
             links.add(settings.batchBytes() > 0
                     ? Map.of("name", scenario.links().get(i), "address", "127.0.0.1:" + routerSinkPorts.get(i),
-                            "mtu", settings.batchBytes())
+                            "mtu", settings.batchBytes(), "capacity", BATCHED_LINK_CAPACITY)
                     : Map.of("name", scenario.links().get(i), "address", "127.0.0.1:" + routerSinkPorts.get(i)));
         }
         router.links = links;
         router.flows = scenario.routerFlows();
+        if (settings.batchBytes() > 0) { // a tick's batch arrives at once: room for several ticks' worth
+            router.flows.forEach(f -> f.put("buffer", BATCHED_BUFFER_EVENTS));
+        }
         router.socketBufferBytes = 8 << 20;
         router.transport = settings.routerTransport();
         router.busyPoll = settings.routerBusyPoll();

@@ -15,7 +15,7 @@ import org.gridstat.core.wire.WireFormat;
  * validate, hop limit, stamp the next hop count), and on the data-path loop copy each valid event
  * into a pooled buffer of its own length and, once the read batch is over, forward the batch in
  * one duty cycle; on another loop, queue each event's bytes in the loop's {@link HandoffRing} and
- * tell the data path after the batch. Every drop is counted by reason, an event of a batch on its
+ * tell the data path after each datagram. Every drop is counted by reason, an event of a batch on its
  * own; nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
  * frame's bytes, not a whole receive buffer. One instance per ingress socket, confined to that
  * socket's event loop.
@@ -149,6 +149,12 @@ final class FrameIntake {
             eventDeadline[events] = admission.deadlineNanos();
             events++;
             kept = true;
+        }
+        if (handedOff) {
+            // At once, not after the read batch: 64 datagrams of batches can hold more events than
+            // the ring, and the data path drains it while this loop reads on.
+            handedOff = false;
+            dataPath.handedOff();
         }
         if (kept) { // with a ring nothing is kept: every datagram is received at 0
             fill = (offset + length + 7) & ~7;

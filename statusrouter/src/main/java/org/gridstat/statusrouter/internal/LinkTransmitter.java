@@ -122,7 +122,8 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
             datagram = packed[0];
         } else {
             int headerLength = headerWriter.write(header, 0, lengths, count);
-            datagram = allocator.directBuffer(config.mtu, config.mtu);
+            int size = headerLength + packedBytes; // exactly: a small batch holds no mtu's worth in the socket's queue
+            datagram = allocator.directBuffer(size, size);
             header.limit(headerLength).position(0);
             datagram.writeBytes(header);
             header.clear();

@@ -112,6 +112,10 @@ final class OutLinkConfig {
                 throw error(line, name, "mtu must be " + WireFormat.MAX_FRAME_LENGTH + ".." + WireFormat.MAX_DATAGRAM_LENGTH
                         + " bytes (the largest frame .. the largest UDP datagram), got " + mtu);
             }
+            if (emulation.active() && emulation.queueBytes < mtu) {
+                throw error(line, name, "queue (" + emulation.queueBytes + " bytes) is smaller than the link's mtu (" + mtu
+                        + "): every datagram larger than the queue would be lost whole");
+            }
             return new OutLinkConfig(name, address, spec, emulation, priority, (int) mtu);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());

@@ -87,4 +87,14 @@ class OutLinkConfigTest {
         assertEquals(1_472, OutLinkConfig.parse("name=wan address=127.0.0.1:9480 delay=5ms queue=1472").emulation.queueBytes,
                 "one maximum frame is enough");
     }
+
+    @Test
+    void anMtuOutsideItsRangeOrLargerThanAnEmulatedQueueIsRefused() {
+        assertTrue(refused("name=a address=127.0.0.1:1 mtu=1471").getMessage().contains("mtu"));
+        assertTrue(refused("name=a address=127.0.0.1:1 mtu=65508").getMessage().contains("mtu"));
+        IllegalArgumentException e = refused("name=a address=127.0.0.1:1 delay=1ms queue=2000 mtu=9000");
+        assertTrue(e.getMessage().contains("queue") && e.getMessage().contains("mtu"), e.getMessage());
+        assertEquals(9000, OutLinkConfig.parse("name=a address=127.0.0.1:1 delay=1ms queue=9000 mtu=9000").mtu);
+        assertEquals(1472, OutLinkConfig.parse("name=a address=127.0.0.1:1").mtu, "the default");
+    }
 }
