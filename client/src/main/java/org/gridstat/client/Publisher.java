@@ -45,8 +45,8 @@ public final class Publisher implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final BatchHeaderWriter batchHeader = new BatchHeaderWriter();
     /** While {@link #publishTogether} runs: the frames held for each lane (data port, priority port). */
-    private final PendingDatagram[] pending = {new PendingDatagram(), new PendingDatagram()};
-    private final ByteBuffer datagram = ByteBuffer.allocateDirect(WireFormat.MAX_DATAGRAM_LENGTH);
+    private final PendingDatagram[] pending = new PendingDatagram[2];
+    private ByteBuffer datagram;
     private int maxDatagram = WireFormat.MAX_FRAME_LENGTH;
     private boolean together;
 
@@ -168,6 +168,12 @@ public final class Publisher implements AutoCloseable {
 
     /** Adds the sealed frame of {@code length} bytes to its lane's datagram, sending that first if it is full. */
     private void hold(int lane, int length) {
+        if (pending[lane] == null) { // made on first use: a publisher that never batches holds no batch buffers
+            pending[lane] = new PendingDatagram();
+            if (datagram == null) {
+                datagram = ByteBuffer.allocateDirect(WireFormat.MAX_DATAGRAM_LENGTH);
+            }
+        }
         PendingDatagram p = pending[lane];
         if (p.count > 0 && (p.count == p.lengths.length
                 || BatchHeaderWriter.headerLength(p.count + 1) + p.frames.position() + length > maxDatagram)) {
@@ -181,7 +187,7 @@ public final class Publisher implements AutoCloseable {
     /** Sends a lane's held frames: one as it is, several as a batch. */
     private void sendPending(int lane) {
         PendingDatagram p = pending[lane];
-        if (p.count == 0) {
+        if (p == null || p.count == 0) {
             return;
         }
         int n = p.count;

@@ -241,6 +241,29 @@ class IngressPathTest {
         assertEquals(1, c.dropped(RejectReason.BATCH_DAMAGED));
     }
 
+    /**
+     * Another loop's intake tells the data path of what it handed off after each datagram, not
+     * only after its read batch: 64 datagrams of batches hold more events than the hand-off ring.
+     */
+    @Test
+    void anotherLoopHandsABatchsEventsOverAsSoonAsItsDatagramIsRead() {
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002"},
+                new String[] {"id=1 variable=1 link=a buffer=64"});
+        DataPathCounters other = new DataPathCounters();
+        EmbeddedChannel otherLoop = new EmbeddedChannel(new IngressHandler(
+                new FrameIntake(path, other, PooledByteBufAllocator.DEFAULT, path.newHandoffRing())));
+        ByteBuf[] frames = new ByteBuf[25];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = frame(1, i, T0, 0);
+        }
+        otherLoop.writeOneInbound(new DatagramPacket(batchOf(frames), null, SENDER)); // read, no read-complete yet
+        linkA.runPendingTasks(); // the data-path loop
+        List<ByteBuf> onA = drainOutbound(linkA);
+        assertEquals(25, onA.size(), "forwarded while the other loop's read batch goes on");
+        onA.forEach(ByteBuf::release);
+        otherLoop.finishAndReleaseAll();
+    }
+
     @Test
     void aSlowLinkIsPacedAndItsOverflowCountedWhileTheFastLinkTakesEverything() {
         // Link b carries 2,600 B/s: ten 260-byte frames a second. Its default burst (50 µs of its
