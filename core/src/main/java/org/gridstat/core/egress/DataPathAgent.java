@@ -38,6 +38,7 @@ public final class DataPathAgent<E> {
     /** When each link next has work, on the monotonic clock; 0 after an event or a flow change. */
     private final long[] wakeAt;
     private final IntConsumer pumpLink = this::pumpLink;
+    private final IntConsumer pumpLinkMidCycle = this::pumpLinkMidCycle;
     private long mono;
     private long epoch;
     private long nextEstimatorTick;
@@ -95,7 +96,7 @@ public final class DataPathAgent<E> {
         int queued = engine.forward(variableId, sourceTimeNanos, e2eDeadline, event, bytes, epoch, mono);
         if (queued > 0 && (queuedSincePump += queued) >= PUMP_BATCH) {
             queuedSincePump = 0;
-            engine.drainTouched(pumpLink);
+            engine.drainTouched(pumpLinkMidCycle);
         }
         return queued;
     }
@@ -119,8 +120,8 @@ public final class DataPathAgent<E> {
         engine.drainTouched(pumpLink);
         long next = nextEstimatorTick;
         for (int i = 0; i < pumps.length; i++) {
-            if (wakeAt[i] <= mono) {
-                pumpLink(i);
+            if (wakeAt[i] <= mono || pumps[i].holdsOpen()) {
+                pumpLink(i); // due, or a datagram a mid-cycle pump left open: closed and sent now
             }
             next = Math.min(next, wakeAt[i]);
         }
@@ -136,6 +137,10 @@ public final class DataPathAgent<E> {
 
     private void pumpLink(int link) {
         wakeAt[link] = pumps[link].pump(mono);
+    }
+
+    private void pumpLinkMidCycle(int link) {
+        wakeAt[link] = pumps[link].pump(mono, false);
     }
 
     public EgressPump<E> pump(int link) {

@@ -43,6 +43,10 @@ public final class EgressPump<E> {
     private int packedCount;
     private int packedBytes;
     private int packedLane;
+    /** Mid-cycle pumps the open datagram has been kept through. */
+    private int openPumps;
+    /** Most mid-cycle pumps an open datagram is kept through: at 16 copies a pump, 64 copies' work. */
+    static final int OPEN_PUMPS = 4;
 
     // Delay line: copies, their arrival times, lanes and datagram ends, in order (an emulated link delivers in order).
     private final Object[] delayed;
@@ -96,13 +100,25 @@ public final class EgressPump<E> {
     }
 
     /**
-     * Sends what may go at {@code now}: first what the delay line owes, then what the scheduler
-     * releases, packed, while the transmitter takes it.
+     * Sends what may go at {@code now}, at the end of a duty cycle: first what the delay line owes,
+     * then what the scheduler releases, packed, while the transmitter takes it; the last datagram
+     * is closed and everything flushed.
      *
      * @return when the link next has work: {@link Long#MAX_VALUE} if nothing waits, or if the
      *     transmitter is full (its owner tells the agent when it drains)
      */
     public long pump(long now) {
+        return pump(now, true);
+    }
+
+    /**
+     * As {@link #pump(long)}; in the middle of a duty cycle ({@code endOfCycle} false), the last
+     * datagram may stay open for the next of the cycle's events, for at most
+     * {@value #OPEN_PUMPS} pumps: a long read batch fills its datagrams instead of cutting one
+     * every few events, and no event waits longer than a few dozen events' work. What is closed is
+     * flushed at once. The agent ends every cycle with a {@code pump(now)} of each link left open.
+     */
+    public long pump(long now, boolean endOfCycle) {
         boolean wrote = false;
         while (delayCount > 0 && due[delayHead] <= now && transmitter.writable()) {
             wrote = true;
@@ -125,7 +141,7 @@ public final class EgressPump<E> {
             packed[packedCount++] = event;
             packedBytes += size;
         }
-        if (packedCount > 0) {
+        if (packedCount > 0 && (endOfCycle || ++openPumps >= OPEN_PUMPS)) {
             wrote |= closeDatagram(now);
         }
         if (wrote) {
@@ -136,6 +152,11 @@ public final class EgressPump<E> {
         }
         long next = engine.nextWakeNanos(link, now);
         return delayCount > 0 ? Math.min(next, due[delayHead]) : next;
+    }
+
+    /** Whether a mid-cycle pump left a datagram open: the cycle must end with a {@link #pump(long)}. */
+    public boolean holdsOpen() {
+        return packedCount > 0;
     }
 
     private boolean fits(int size) {
@@ -154,6 +175,7 @@ public final class EgressPump<E> {
         }
         packedCount = 0;
         packedBytes = 0;
+        openPumps = 0;
         if (emulator == null) {
             sendPacked(n);
             return true;
@@ -238,8 +260,11 @@ public final class EgressPump<E> {
         return CounterSnapshot.read(LinkCounter.class, counters);
     }
 
-    /** Releases what waits in the delay line; when the link closes, on the data-path thread. */
+    /** Releases what waits in the delay line or an open datagram; when the link closes, on the data-path thread. */
     public void discard() {
+        releasePacked(packedCount);
+        packedCount = 0;
+        packedBytes = 0;
         while (delayCount > 0) {
             releaser.release(takeDelayed());
         }

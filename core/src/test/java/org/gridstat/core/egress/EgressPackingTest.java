@@ -72,6 +72,21 @@ class EgressPackingTest {
     }
 
     @Test
+    void aLongCycleFillsItsDatagramsAndKeepsNoneOpenLongerThanFourPumps() {
+        // The agent pumps every 16 copies of a cycle; a pump in mid-cycle may keep its last
+        // datagram open for the next copies, four pumps at most (64 copies), and the cycle's end
+        // closes what is open.
+        AgentHarness h = new AgentHarness(null, WireFormat.MAX_DATAGRAM_LENGTH, AgentHarness.link(1_000_000_000, 1_000_000));
+        h.install(1, 7, 0, ServiceClass.BE, 256);
+        h.cycle(events(7L, "e", 100));
+        FakeTransmitter tx = h.links.get(0);
+        assertEquals(List.of(64, 36), sizes(tx), "not cut every 16, nor held for the whole cycle");
+        assertEquals(2, tx.flushes, "each datagram flushed as it closed");
+        h.cycle(events(7L, "f", 10));
+        assertEquals(List.of(64, 36, 10), sizes(tx), "a short cycle: one datagram, at its end");
+    }
+
+    @Test
     void aDatagramNeverMixesLanesAndEdfOrderIsKept() {
         AgentHarness h = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
         h.install(1, 7, 0, ServiceClass.HRT, 64);

@@ -77,7 +77,7 @@ final class RouterProcess implements AutoCloseable {
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         // As the launcher runs a router (bin/gridstat): no sampled leak detection, a recycler batch
         // large enough for a read batch of events.
-        cmd.addAll(List.of("-Dio.netty.leakDetection.level=disabled", "-Dio.netty.recycler.chunkSize=4096"));
+        cmd.addAll(List.of("-Dio.netty.leakDetection.level=disabled", "-Dio.netty.recycler.chunkSize=4096", "-Dio.netty.recycler.ratio=1"));
         if (logGc) {
             cmd.add("-Xlog:gc:file=" + dir.resolve(GC_LOG));
         }
