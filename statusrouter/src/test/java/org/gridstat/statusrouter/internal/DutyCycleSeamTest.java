@@ -21,6 +21,8 @@ import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.ManualClock;
+import org.gridstat.core.wire.DatagramReader;
+import org.gridstat.core.wire.RejectReason;
 import org.gridstat.core.wire.StatusEventDecoder;
 import org.gridstat.core.wire.StatusEventEncoder;
 import org.junit.jupiter.api.Test;
@@ -38,7 +40,7 @@ class DutyCycleSeamTest {
     private static final long T0 = 1_790_000_000L * S;
     private static final long STEP = 10 * US;
     private static final InetSocketAddress SENDER = new InetSocketAddress("127.0.0.1", 20001);
-    private static final String[] LINKS = {"name=a address=127.0.0.1:21001 capacity=260000 burst=1472"};
+    private static final String[] LINKS = {"name=a address=127.0.0.1:21001 capacity=260000 burst=2944"};
     private static final String[] FLOWS = {"id=1 variable=1 link=a class=HRT buffer=64", "id=2 variable=2 link=a class=BE buffer=64",
         "id=3 variable=3 link=a class=LRT buffer=64"};
 
@@ -64,6 +66,9 @@ class DutyCycleSeamTest {
         }
         in.add(new In(7_000 * US, 3, seq++, 5 * MS));
         in.add(new In(30 * MS, 1, seq++, 20 * MS)); // after a quiet spell: leaves at once
+        for (int i = 0; i < 4; i++) { // a set that arrives together on a rested link: leaves together, packed
+            in.add(new In(45 * MS, 1 + 2 * (i % 2), seq++, 10 * MS));
+        }
         return in;
     }
 
@@ -76,8 +81,8 @@ class DutyCycleSeamTest {
         return b;
     }
 
-    /** The router's data path on an embedded event loop, time stepped by {@link #STEP}. */
-    private static List<Out> router(List<In> input) {
+    /** The router's data path on an embedded event loop, time stepped by {@link #STEP}; {@code datagrams} gets each datagram's event count. */
+    private static List<Out> router(List<In> input, List<Integer> datagrams) {
         ManualClock clock = new ManualClock(T0);
         RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, LINKS, FLOWS, new String[0], S, 0.5, 64);
         EmbeddedChannel link = new EmbeddedChannel();
@@ -90,6 +95,7 @@ class DutyCycleSeamTest {
                 PooledByteBufAllocator.DEFAULT)));
         List<Out> out = new ArrayList<>();
         StatusEventDecoder d = new StatusEventDecoder();
+        DatagramReader reader = new DatagramReader();
         int next = 0;
         for (long t = 0; t <= 60 * MS; t += STEP) {
             while (next < input.size() && input.get(next).at() <= t) {
@@ -104,8 +110,13 @@ class DutyCycleSeamTest {
             link.runScheduledPendingTasks();
             ByteBuf sent;
             while ((sent = link.readOutbound()) != null) {
-                d.wrap(sent.nioBuffer(), 0, sent.readableBytes());
-                out.add(new Out(d.variableId(), d.sequence(), t));
+                ByteBuffer datagram = sent.nioBuffer();
+                assertEquals(RejectReason.NONE, reader.open(datagram, 0, datagram.remaining()));
+                while (reader.next()) {
+                    assertEquals(RejectReason.NONE, d.wrap(datagram, reader.eventOffset(), reader.eventLength()));
+                    out.add(new Out(d.variableId(), d.sequence(), t));
+                }
+                datagrams.add(reader.count());
                 sent.release();
             }
             clock.advance(STEP);
@@ -115,8 +126,8 @@ class DutyCycleSeamTest {
         return out;
     }
 
-    /** The bare agent, with the same flows, woken exactly when it asks. */
-    private static List<Out> agent(List<In> input) {
+    /** The bare agent, with the same flows, woken exactly when it asks; {@code datagrams} gets each datagram's event count. */
+    private static List<Out> agent(List<In> input, List<Integer> datagrams) {
         ManualClock clock = new ManualClock(T0);
         RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, LINKS, FLOWS, new String[0], S, 0.5, 64);
         EventReferences<In> refs = new EventReferences<>() {
@@ -141,9 +152,18 @@ class DutyCycleSeamTest {
                 return true;
             }
 
+            int open;
+
             @Override
             public void write(In e) {
                 out.add(new Out(e.variable(), e.seq(), clock.nanoTime() - T0));
+                open++;
+            }
+
+            @Override
+            public void endDatagram() {
+                datagrams.add(open);
+                open = 0;
             }
 
             @Override
@@ -178,8 +198,12 @@ class DutyCycleSeamTest {
     @Test
     void theRouterAndTheBareAgentSendTheSameEventsInTheSameOrderWithinOneTick() {
         List<In> in = input();
-        List<Out> router = router(in);
-        List<Out> agent = agent(in);
+        List<Integer> routerDatagrams = new ArrayList<>();
+        List<Integer> agentDatagrams = new ArrayList<>();
+        List<Out> router = router(in, routerDatagrams);
+        List<Out> agent = agent(in, agentDatagrams);
+        assertEquals(agentDatagrams, routerDatagrams, "the same events packed together");
+        assertTrue(agentDatagrams.stream().anyMatch(n -> n > 1), "some packed: " + agentDatagrams);
         assertEquals(in.size(), agent.size(), "everything leaves: " + agent);
         assertEquals(agent.stream().map(o -> o.variable() + "/" + o.seq()).toList(),
                 router.stream().map(o -> o.variable() + "/" + o.seq()).toList(), "the same departure sequence");
