@@ -48,6 +48,8 @@ final class DataPath {
     /** Wakes this loop for handed-over frames without allocating; without one, a task is queued. */
     private HandoffSignal handoffSignal;
     private final DataPathCounters handoffCounters;
+    /** Events' buffers, made on this loop (the constructor runs there). */
+    private final EventBuffers eventBuffers = new EventBuffers();
 
     DataPath(RouterSettings settings, EventLoop loop, NanoClock monoClock, Clock epochClock,
              DataPathCounters handoffCounters) {
@@ -97,6 +99,11 @@ final class DataPath {
         EmulationConfig e = c.emulation;
         return e.active() ? new LinkEmulator(c.spec.capacity(), e.queueBytes, e.delayNanos, e.loss,
                 e.meanTimeBetweenFaultsNanos, e.faultDurationNanos, e.seed, now) : null;
+    }
+
+    /** The data-path thread's event buffers; use them on that thread only. */
+    EventBuffers eventBuffers() {
+        return eventBuffers;
     }
 
     /** Runs the first duty cycle, once the out-links are attached: it arms the estimator's wake-up. */
@@ -187,7 +194,7 @@ final class DataPath {
 
     /** A frame another loop validated and restamped: copied into a pooled buffer made on this loop. */
     private void takeHandedOff(byte[] slots, int offset, int length) {
-        ByteBuf frame = allocator.directBuffer(length, length);
+        ByteBuf frame = eventBuffers.take(length);
         try {
             frame.writeBytes(slots, offset, length);
             int queued = forward(frame, frame.getLong(WireFormat.VARIABLE_ID_OFFSET),

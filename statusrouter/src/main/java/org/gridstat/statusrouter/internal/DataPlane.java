@@ -157,8 +157,8 @@ final class DataPlane implements AutoCloseable {
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
             counters.add(c);
-            FrameIntake intake = i == 0 ? new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT)
-                    : new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT, dataPath.newHandoffRing());
+            FrameIntake intake = i == 0 ? new FrameIntake(dataPath, c)
+                    : new FrameIntake(dataPath, c, dataPath.newHandoffRing());
             // With several loops, every socket binds the port the first one got.
             InetSocketAddress at = i == 0 ? bindAddress : localAddress;
             if (epoll) {
@@ -199,7 +199,7 @@ final class DataPlane implements AutoCloseable {
     private EpollIngressSocket openPriorityPort() {
         DataPathCounters c = new DataPathCounters();
         counters.add(c);
-        FrameIntake intake = new FrameIntake(dataPath, c, PooledByteBufAllocator.DEFAULT);
+        FrameIntake intake = new FrameIntake(dataPath, c);
         InetSocketAddress at = resolve(settings.priorityBind);
         if (epoll) {
             EpollIngressSocket socket = EpollIngressSocket.open(dataLoop, at, settings.socketBufferBytes, intake);

@@ -1,7 +1,6 @@
 package org.gridstat.statusrouter.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.gridstat.core.wire.DatagramReader;
@@ -13,10 +12,10 @@ import org.gridstat.core.wire.WireFormat;
  * What a router does with each received datagram, whichever socket read it: walk its events (a
  * lone frame, or a batch: {@link DatagramReader}), admit each where it lies ({@link FrameAdmission}:
  * validate, hop limit, stamp the next hop count), and on the data-path loop copy each valid event
- * into a pooled buffer of its own length and, once the read batch is over, forward the batch in
+ * into an event buffer of the data path's own and, once the read batch is over, forward the batch in
  * one duty cycle; on another loop, queue each event's bytes in the loop's {@link HandoffRing} and
  * tell the data path after each datagram. Every drop is counted by reason, an event of a batch on its
- * own; nothing is thrown. Garbage never takes a pooled buffer, and a queued event holds only its
+ * own; nothing is thrown. Garbage never takes an event buffer, and a queued event holds only its
  * frame's bytes, not a whole receive buffer. One instance per ingress socket, confined to that
  * socket's event loop.
  *
@@ -39,14 +38,13 @@ final class FrameIntake {
 
     private final DataPath dataPath;
     private final DataPathCounters counters;
-    private final ByteBufAllocator allocator;
     private final DatagramReader reader = new DatagramReader();
     private final FrameAdmission admission = new FrameAdmission();
     /**
      * The read batch: the socket receives each datagram at {@link #slotOffset()}; a datagram with a
      * valid event keeps its bytes until the batch's duty cycle, one with none gives them to the next
-     * datagram. Kept here rather than in pooled buffers: holding a batch of pooled buffers at once
-     * churns the pool's pages, which allocates; a pooled buffer is taken per event only as it is
+     * datagram. Kept here rather than in event buffers: holding a batch of Netty's pooled buffers at
+     * once churned the pool's pages, which allocated; an event buffer is taken per event only as it is
      * forwarded. A JDK buffer, freed with the intake.
      */
     private final ByteBuffer slots = ByteBuffer.allocateDirect(SLAB);
@@ -63,23 +61,18 @@ final class FrameIntake {
     private final HandoffRing ring;
     private boolean handedOff;
 
-    /**
-     * @param allocator where valid events are copied to; a pooled allocator whose buffers have a
-     *     memory address copies without allocating (Netty 4.2's adaptive allocator makes an NIO
-     *     view per copy)
-     */
-    FrameIntake(DataPath dataPath, DataPathCounters counters, ByteBufAllocator allocator) {
-        this(dataPath, counters, allocator, null);
+    /** For the data-path loop: valid events are copied into the data path's {@link EventBuffers}. */
+    FrameIntake(DataPath dataPath, DataPathCounters counters) {
+        this(dataPath, counters, null);
     }
 
     /**
      * For a loop other than the data path's: valid events are queued in {@code ring} and the data
      * path is told once per batch of reads.
      */
-    FrameIntake(DataPath dataPath, DataPathCounters counters, ByteBufAllocator allocator, HandoffRing ring) {
+    FrameIntake(DataPath dataPath, DataPathCounters counters, HandoffRing ring) {
         this.dataPath = dataPath;
         this.counters = counters;
-        this.allocator = allocator;
         this.ring = ring;
     }
 
@@ -177,7 +170,7 @@ final class FrameIntake {
         dataPath.beginCycle();
         for (int i = 0; i < n; i++) {
             int length = eventLength[i];
-            ByteBuf frame = allocator.directBuffer(length, length);
+            ByteBuf frame = dataPath.eventBuffers().take(length);
             try {
                 frame.writeBytes(slotsBuf, eventOffset[i], length);
                 int queued = dataPath.forward(frame, eventVariable[i], eventSourceTime[i], eventDeadline[i]);

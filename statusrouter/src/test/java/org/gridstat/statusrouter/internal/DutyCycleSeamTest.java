@@ -91,8 +91,7 @@ class DutyCycleSeamTest {
         link.pipeline().addLast(path.links[0]);
         path.links[0].attach(link);
         path.start();
-        EmbeddedChannel ingress = new EmbeddedChannel(new IngressHandler(new FrameIntake(path, new DataPathCounters(),
-                PooledByteBufAllocator.DEFAULT)));
+        EmbeddedChannel ingress = new EmbeddedChannel(new IngressHandler(new FrameIntake(path, new DataPathCounters())));
         List<Out> out = new ArrayList<>();
         StatusEventDecoder d = new StatusEventDecoder();
         DatagramReader reader = new DatagramReader();

@@ -56,7 +56,7 @@ class IngressPathTest {
         path.links[1].attach(linkB);
         path.start();
         ingressCounters = new DataPathCounters();
-        ingress = new EmbeddedChannel(new IngressHandler(new FrameIntake(path, ingressCounters, PooledByteBufAllocator.DEFAULT)));
+        ingress = new EmbeddedChannel(new IngressHandler(new FrameIntake(path, ingressCounters)));
     }
 
     @AfterEach
@@ -251,7 +251,7 @@ class IngressPathTest {
                 new String[] {"id=1 variable=1 link=a buffer=64"});
         DataPathCounters other = new DataPathCounters();
         EmbeddedChannel otherLoop = new EmbeddedChannel(new IngressHandler(
-                new FrameIntake(path, other, PooledByteBufAllocator.DEFAULT, path.newHandoffRing())));
+                new FrameIntake(path, other, path.newHandoffRing())));
         ByteBuf[] frames = new ByteBuf[25];
         for (int i = 0; i < frames.length; i++) {
             frames[i] = frame(1, i, T0, 0);
