@@ -97,6 +97,13 @@ public final class DataPathAgent<E> {
         if (queued > 0 && (queuedSincePump += queued) >= PUMP_BATCH) {
             queuedSincePump = 0;
             engine.drainTouched(pumpLinkMidCycle);
+            // Every link's open datagram ages by the cycle's copies, not by its own: one the rest of
+            // the batch does not touch is closed as soon as one that is.
+            for (int i = 0; i < pumps.length; i++) {
+                if (pumps[i].holdsOpen()) {
+                    pumps[i].ageOpenDatagram(mono);
+                }
+            }
         }
         return queued;
     }

@@ -3,6 +3,7 @@ package org.gridstat.core.egress;
 import java.util.function.ToIntFunction;
 import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.forward.ForwardingEngine;
+import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.EventReleaser;
 import org.gridstat.core.stats.CounterArray;
 import org.gridstat.core.stats.CounterSnapshot;
@@ -45,6 +46,8 @@ public final class EgressPump<E> {
     private int packedLane;
     /** Mid-cycle pumps the open datagram has been kept through. */
     private int openPumps;
+    /** Whether the datagram being packed holds an HRT, LRT or control event: it never stays open. */
+    private boolean packedUrgent;
     /** Most mid-cycle pumps an open datagram is kept through: at 16 copies a pump, 64 copies' work. */
     static final int OPEN_PUMPS = 4;
 
@@ -113,10 +116,12 @@ public final class EgressPump<E> {
 
     /**
      * As {@link #pump(long)}; in the middle of a duty cycle ({@code endOfCycle} false), the last
-     * datagram may stay open for the next of the cycle's events, for at most
-     * {@value #OPEN_PUMPS} pumps: a long read batch fills its datagrams instead of cutting one
-     * every few events, and no event waits longer than a few dozen events' work. What is closed is
-     * flushed at once. The agent ends every cycle with a {@code pump(now)} of each link left open.
+     * datagram may stay open for the next of the cycle's events, if it holds best effort only: a
+     * long read batch fills its datagrams instead of cutting one every few events. The agent ages
+     * an open datagram at every pump of the cycle ({@link #ageOpenDatagram}) and closes it after
+     * {@value #OPEN_PUMPS} of them, and ends every cycle with a {@code pump(now)} of each link left
+     * open, so no event waits longer than a few dozen events' work; an HRT, LRT or control event
+     * never waits for packing at all. What is closed is flushed at once.
      */
     public long pump(long now, boolean endOfCycle) {
         boolean wrote = false;
@@ -138,10 +143,11 @@ public final class EgressPump<E> {
                 wrote |= closeDatagram(now);
             }
             packedLane = lane;
+            packedUrgent |= engine.dequeuedClass(link) != ServiceClass.BE;
             packed[packedCount++] = event;
             packedBytes += size;
         }
-        if (packedCount > 0 && (endOfCycle || ++openPumps >= OPEN_PUMPS)) {
+        if (packedCount > 0 && (endOfCycle || packedUrgent || openPumps >= OPEN_PUMPS)) {
             wrote |= closeDatagram(now);
         }
         if (wrote) {
@@ -157,6 +163,16 @@ public final class EgressPump<E> {
     /** Whether a mid-cycle pump left a datagram open: the cycle must end with a {@link #pump(long)}. */
     public boolean holdsOpen() {
         return packedCount > 0;
+    }
+
+    /**
+     * One more of the cycle's pumps has passed with this link's datagram open; after
+     * {@value #OPEN_PUMPS} of them it is closed and sent.
+     */
+    public void ageOpenDatagram(long now) {
+        if (packedCount > 0 && ++openPumps >= OPEN_PUMPS && closeDatagram(now)) {
+            transmitter.flush();
+        }
     }
 
     private boolean fits(int size) {
@@ -176,6 +192,7 @@ public final class EgressPump<E> {
         packedCount = 0;
         packedBytes = 0;
         openPumps = 0;
+        packedUrgent = false;
         if (emulator == null) {
             sendPacked(n);
             return true;

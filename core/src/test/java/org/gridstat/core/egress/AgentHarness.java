@@ -67,6 +67,7 @@ final class AgentHarness {
             openLane = lane;
             open.add(event);
             sent.add(new Sent(event, clock.nanoTime()));
+            written.add(event);
         }
 
         @Override
@@ -116,6 +117,8 @@ final class AgentHarness {
     final NoReferences refs = new NoReferences();
     final ExactWakeups wakeups = new ExactWakeups();
     final List<FakeTransmitter> links = new ArrayList<>();
+    /** Every event any link wrote, in the order written. */
+    final List<String> written = new ArrayList<>();
     final ForwardingEngine<String> engine;
     final DataPathAgent<String> agent;
 

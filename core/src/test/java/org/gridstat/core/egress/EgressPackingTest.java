@@ -87,6 +87,30 @@ class EgressPackingTest {
     }
 
     @Test
+    void anOpenDatagramAgesByTheCyclesCopiesNotItsLinksAndUrgentOnesAreNeverHeld() {
+        for (ServiceClass onB : new ServiceClass[] {ServiceClass.BE, ServiceClass.HRT}) {
+            AgentHarness h = new AgentHarness(null, WireFormat.MAX_DATAGRAM_LENGTH,
+                    AgentHarness.link(1_000_000_000, 1_000_000), AgentHarness.link(1_000_000_000, 1_000_000));
+            h.install(1, 7, 0, ServiceClass.BE, 1024);
+            h.install(2, 8, 1, onB, 64);
+            List<Object> in = new ArrayList<>(List.of(events(7L, "a", 15)));
+            in.add(8L);
+            in.add("b");
+            in.addAll(List.of(events(7L, "c", 200)));
+            h.cycle(in.toArray());
+            int at = h.written.indexOf("b");
+            if (onB == ServiceClass.HRT) {
+                assertTrue(at < 16, "the HRT copy left at the pump that took it, before any later copy: " + at);
+            } else {
+                // The pump at 16 copies kept b open; four of the cycle's pumps later (64 copies) it left,
+                // although link b got nothing more.
+                assertTrue(at > 15 && at < 80, "b left after " + at + " copies, not with the batch's end");
+            }
+            assertEquals(List.of(List.of("b")), h.links.get(1).datagrams);
+        }
+    }
+
+    @Test
     void aDatagramNeverMixesLanesAndEdfOrderIsKept() {
         AgentHarness h = new AgentHarness(AgentHarness.link(1_000_000_000, 1_000_000));
         h.install(1, 7, 0, ServiceClass.HRT, 64);

@@ -160,7 +160,8 @@ public final class BenchRun {
              CountingSink relaySink = new CountingSink(relaySinkPort);
              CountingSink cRelaySink = new CountingSink(cRelaySinkPort);
              CountingSink directSink = new CountingSink(directSinkPort);
-             PlainRelay relay = new PlainRelay(relays, relayPort, new InetSocketAddress("127.0.0.1", relaySinkPort));
+             PlainRelay relay = new PlainRelay(relays, relayPort, new InetSocketAddress("127.0.0.1", relaySinkPort),
+                     settings.batchBytes() > 0 ? settings.batchBytes() : 2048);
              CRelay cRelay = cBuild != null && cBuild.available() ? CRelay.start(cBuild, cRelayPort, cRelaySinkPort,
                      settings.isolate() ? RouterProcess.ROUTER_CPUS : null, settings.upperBoundSeconds()) : null;
              AutoCloseable routerNode = startRouter(router, scenario)) {
@@ -249,9 +250,13 @@ public final class BenchRun {
                 + " subscriber%n", bytes);
         try (NatsComparison nats = NatsComparison.start()) {
             NatsComparison.Figures f = nats.throughput(2_000_000, bytes, latencyRate, settings.latencySeconds());
-            out.printf("  %,.0f messages/s delivered (%,d sent, %,d delivered); router / NATS: %.2f%n",
-                    f.deliveredPerSecond(), f.sent(), f.delivered(), routerRate / f.deliveredPerSecond());
-            out.printf("  latency at %,.0f messages/s: p50 %s  p99 %s  max %s%n", f.latencyRate(),
+            String ratio = settings.isolate() ? "- (isolated: NATS shared CPU 0 with the generator and sinks)"
+                    : f.deliveredPerSecond() > 0 && f.delivered() == f.sent()
+                    ? String.format("%.2f", routerRate / f.deliveredPerSecond()) : "- (NATS lost messages)";
+            out.printf("  %,.0f messages/s delivered (%,d sent, %,d delivered); router / NATS: %s%n",
+                    f.deliveredPerSecond(), f.sent(), f.delivered(), ratio);
+            out.printf("  latency at %,.0f messages/s (the router's latency rate, or half NATS's own if lower):"
+                    + " p50 %s  p99 %s  max %s%n", f.latencyRate(),
                     us(f.latency().getValueAtPercentile(50)), us(f.latency().getValueAtPercentile(99)),
                     us(f.latency().getMaxValue()));
         }

@@ -51,7 +51,14 @@ final class NatsComparison implements AutoCloseable {
         Options options = new Options.Builder().server("nats://127.0.0.1:" + port).noReconnect()
                 .connectionTimeout(Duration.ofSeconds(5)).build();
         this.publisher = Nats.connect(options);
-        this.subscriber = Nats.connect(options);
+        Connection sub;
+        try {
+            sub = Nats.connect(options);
+        } catch (Exception e) {
+            publisher.close();
+            throw e;
+        }
+        this.subscriber = sub;
         this.dispatcher = subscriber.createDispatcher(msg -> {
             long now = SystemClock.INSTANCE.nanos();
             long sent = ByteBuffer.wrap(msg.getData()).getLong(0);
@@ -71,6 +78,7 @@ final class NatsComparison implements AutoCloseable {
         }
         Process p = new ProcessBuilder("nats-server", "-a", "127.0.0.1", "-p", Integer.toString(port))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly)); // a bench stopped by Ctrl-C leaves no server
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try (Socket probe = new Socket()) {
@@ -95,7 +103,8 @@ final class NatsComparison implements AutoCloseable {
     /**
      * Sends {@code count} messages of {@code bytes} bytes as fast as the client takes them, then
      * waits for the subscriber; returns messages delivered per second, from the first send to the
-     * last delivery.
+     * last delivery, and the latency at {@code latencyRate} or at half the delivered rate,
+     * whichever is lower, so the latency run never offers more than NATS carries.
      */
     Figures throughput(int count, int bytes, double latencyRate, double latencySeconds) throws Exception {
         byte[] message = new byte[bytes];
@@ -109,10 +118,11 @@ final class NatsComparison implements AutoCloseable {
         long got = delivered.get();
         latency.getIntervalHistogram(); // forget the throughput run's latencies
         delivered.set(0);
-        int atRate = (int) (latencyRate * latencySeconds);
-        run(atRate, message, latencyRate);
+        double rate = Math.min(latencyRate, perSecond / 2);
+        int atRate = (int) (rate * latencySeconds);
+        run(atRate, message, rate);
         awaitDelivered(atRate);
-        return new Figures(perSecond, count, got, latencyRate, latency.getIntervalHistogram());
+        return new Figures(perSecond, count, got, rate, latency.getIntervalHistogram());
     }
 
     /** Publishes {@code n} timestamped messages, as fast as possible or paced at {@code rate} per second. */
@@ -125,8 +135,10 @@ final class NatsComparison implements AutoCloseable {
                     Thread.onSpinWait();
                 }
             }
-            ByteBuffer.wrap(message).putLong(0, SystemClock.INSTANCE.nanos());
-            publisher.publish(SUBJECT, message);
+            // A new array each time: the client queues the array itself, not a copy.
+            byte[] body = new byte[message.length];
+            ByteBuffer.wrap(body).putLong(0, SystemClock.INSTANCE.nanos());
+            publisher.publish(SUBJECT, body);
         }
         publisher.flush(Duration.ofSeconds(30));
     }

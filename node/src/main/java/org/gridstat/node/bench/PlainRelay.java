@@ -17,11 +17,12 @@ import java.net.InetSocketAddress;
 final class PlainRelay implements AutoCloseable {
     private final Channel channel;
 
-    PlainRelay(EventLoopGroup group, int port, InetSocketAddress destination) {
+    /** @param datagramBytes the largest datagram it relays (Netty reads each into a buffer of this size) */
+    PlainRelay(EventLoopGroup group, int port, InetSocketAddress destination, int datagramBytes) {
         this.channel = new Bootstrap().group(group).channel(Transports.datagram())
                 .option(ChannelOption.SO_RCVBUF, 8 << 20)
                 .option(ChannelOption.SO_SNDBUF, 8 << 20)
-                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65_536))
+                .option(ChannelOption.RECVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(datagramBytes))
                 .handler(new ChannelInboundHandlerAdapter() {
                     @Override
                     public void channelRead(ChannelHandlerContext ctx, Object msg) {

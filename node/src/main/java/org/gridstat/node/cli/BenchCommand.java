@@ -67,7 +67,8 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--nats", description = "Also move the same messages through a NATS server (nats-server, installed"
             + " by scripts/setup --bench) from one publisher to one subscriber: messages/s, and latency at the router's"
-            + " latency rate. Skipped with a message if nats-server is missing.")
+            + " latency rate or half NATS's own, whichever is lower. Skipped with a message if nats-server is missing;"
+            + " not with --flood.")
     boolean nats;
 
     @Option(names = "--mixed", description = "Mixed load through the router: 20 variables (6 HRT and 6 LRT with 50 and"
@@ -112,6 +113,10 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (batch != 0 && wireCapture) {
             System.err.println("bench: --wire-capture pairs single-event datagrams: run it without --batch");
+            return 2;
+        }
+        if (flood && (nats || batch != 0)) {
+            System.err.println("bench: --nats and --batch go with the rate search, not --flood");
             return 2;
         }
         if (mixed && flood) {

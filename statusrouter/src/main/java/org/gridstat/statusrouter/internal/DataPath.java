@@ -263,5 +263,6 @@ final class DataPath {
         for (LinkTransmitter l : links) {
             l.discard();
         }
+        eventBuffers.freeAll(); // what the sockets still hold is freed as they release it, off the lists
     }
 }

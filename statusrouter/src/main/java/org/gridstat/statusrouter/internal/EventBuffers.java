@@ -11,7 +11,8 @@ import org.gridstat.core.wire.WireFormat;
  * (sent, dropped, or copied into a batch), which happens on the same thread, so neither taking nor
  * giving back needs an atomic operation; Netty's pooled allocator, which is built for buffers that
  * cross threads, spent a quarter of a busy router's time doing that per event. A buffer released
- * on another thread, or beyond what a list keeps, is freed instead.
+ * on another thread, or beyond what a list keeps, is freed instead; a kept buffer stays released
+ * (reference count 0) until it is taken, so a use after release still fails loudly.
  */
 final class EventBuffers {
     /** Buffer sizes, each a list: a 56-byte double event and a 1,472-byte one do not take the same. */
@@ -41,7 +42,19 @@ final class EventBuffers {
         }
         EventBuffer b = free[size][--count[size]];
         free[size][count[size]] = null;
+        b.reuse();
         return b;
+    }
+
+    /** Frees every kept buffer's memory; when the data path stops, on its thread. */
+    void freeAll() {
+        for (int size = 0; size < SIZES.length; size++) {
+            for (int i = 0; i < count[size]; i++) {
+                free[size][i].freeMemory();
+                free[size][i] = null;
+            }
+            count[size] = 0;
+        }
     }
 
     /** Buffers made so far: once a router is warm, this stops growing. */
@@ -85,14 +98,25 @@ final class EventBuffers {
             this.size = size;
         }
 
+        /**
+         * Kept with a reference count of 0, as a released buffer: a late access or a second
+         * release throws, as Netty's own buffers do, instead of reaching the next event's bytes.
+         */
         @Override
         protected void deallocate() {
-            if (home.keep(this)) {
-                resetRefCnt(); // the list's reference: the next taker owns it
-                clear();
-            } else {
+            if (!home.keep(this)) {
                 super.deallocate();
             }
+        }
+
+        /** Taken again: one reference, empty. */
+        void reuse() {
+            resetRefCnt();
+            clear();
+        }
+
+        void freeMemory() {
+            super.deallocate();
         }
     }
 }

@@ -27,6 +27,21 @@ class EventBuffersTest {
     }
 
     @Test
+    void aKeptBufferStaysReleasedSoALateAccessOrASecondReleaseFails() {
+        EventBuffers buffers = new EventBuffers();
+        ByteBuf b = buffers.take(260);
+        b.writeLong(7);
+        b.release();
+        assertEquals(0, b.refCnt());
+        assertThrows(io.netty.util.IllegalReferenceCountException.class, () -> b.getLong(0));
+        assertThrows(io.netty.util.IllegalReferenceCountException.class, b::release);
+        ByteBuf next = buffers.take(260);
+        assertSame(b, next);
+        assertNotSame(next, buffers.take(260), "kept once, handed out once");
+        buffers.freeAll();
+    }
+
+    @Test
     void aBufferReleasedOnAnotherThreadIsFreedNotKept() throws Exception {
         EventBuffers buffers = new EventBuffers();
         ByteBuf b = buffers.take(260);
@@ -52,5 +67,6 @@ class EventBuffersTest {
         buffers.take(100);
         assertEquals(EventBuffers.KEPT + 11, buffers.made(), "the ten beyond the bound were freed");
         assertEquals(0, held.get(held.size() - 1).refCnt());
+        buffers.freeAll();
     }
 }
