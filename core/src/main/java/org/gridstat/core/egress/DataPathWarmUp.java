@@ -93,12 +93,7 @@ public final class DataPathWarmUp {
                 throw new IllegalStateException("the warm-up's own frame was refused");
             }
             agent.beginCycle();
-            // Mostly one frame a cycle; now and then a read batch's worth, so the mid-cycle pumps
-            // and packing are compiled too.
-            int copies = i % 64 == 0 ? 3 * DataPathAgent.PUMP_BATCH : 1;
-            for (int k = 0; k < copies; k++) {
-                agent.forward(admission.variableId(), admission.sourceTimeNanos(), admission.deadlineNanos(), frame, length);
-            }
+            agent.forward(admission.variableId(), admission.sourceTimeNanos(), admission.deadlineNanos(), frame, length);
             agent.doWork();
         }
         return sent[0];
