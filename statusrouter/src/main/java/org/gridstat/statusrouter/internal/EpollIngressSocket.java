@@ -12,8 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A data-port socket read straight from an epoll event loop, below Netty's channels: each
- * datagram is received with a plain {@code recv} into the {@link FrameIntake}'s next batch slot,
+ * A data-port socket read straight from an epoll event loop, below Netty's channels: a batch of
+ * datagrams is received with one {@code recvmmsg} into the {@link FrameIntake}'s fixed slots
+ * ({@link BatchedReceive}), or where that is unavailable each with a plain {@code recv} into its next batch slot,
  * so no sender address, packet wrapper or buffer is made for it (Netty's datagram channels make a
  * {@code DatagramPacket} per datagram, even on connected sockets). Registered level-triggered: a
  * wake-up reads at most {@link #READS_PER_WAKE} datagrams, and what is left wakes the loop again
@@ -26,6 +27,8 @@ final class EpollIngressSocket extends EpollReadable {
     private final Socket socket;
     private final FrameIntake intake;
     private final ByteBuffer slots;
+    /** Receives a batch of datagrams per system call; {@code null}: one {@code recv} per datagram. */
+    private final BatchedReceive batched;
     /** A socket read before this one on each wake-up (the priority port), or {@code null}. */
     private EpollIngressSocket first;
 
@@ -33,6 +36,7 @@ final class EpollIngressSocket extends EpollReadable {
         super(loop, socket);
         this.socket = socket;
         this.intake = intake;
+        this.batched = intake.fixedSlots();
         this.slots = intake.slots();
     }
 
@@ -74,6 +78,10 @@ final class EpollIngressSocket extends EpollReadable {
 
     /** Reads what is queued, at most {@link #READS_PER_WAKE} datagrams, and forwards them in one duty cycle. */
     void readNow() {
+        if (batched != null) {
+            readBatch();
+            return;
+        }
         try {
             for (int i = 0; i < READS_PER_WAKE; i++) {
                 int at = intake.slotOffset();
@@ -86,6 +94,20 @@ final class EpollIngressSocket extends EpollReadable {
         } catch (IOException e) {
             // A pending socket error (ICMP) is reported once by recv and cleared; keep reading next time.
             intake.receiveError();
+            LOG.debug("data port {}: receive failed", socket, e);
+        }
+        intake.readComplete();
+    }
+
+    /** One {@code recvmmsg}: at most {@link #READS_PER_WAKE} datagrams, each in its slot, forwarded in one duty cycle. */
+    private void readBatch() {
+        try {
+            int n = batched.receive(socket.intValue());
+            for (int i = 0; i < n; i++) {
+                intake.acceptSlot(i, batched.length(i));
+            }
+        } catch (IOException e) {
+            intake.receiveError(); // as with recv: a pending socket error is reported once and cleared
             LOG.debug("data port {}: receive failed", socket, e);
         }
         intake.readComplete();

@@ -29,7 +29,7 @@ final class EventBuffers {
     EventBuffers() {
         this.owner = Thread.currentThread();
         for (int i = 0; i < SIZES.length; i++) {
-            free[i] = new EventBuffer[64];
+            free[i] = new EventBuffer[KEPT]; // whole at once: a list that grew on a new peak would allocate on the data path
         }
     }
 
@@ -77,11 +77,8 @@ final class EventBuffers {
             return false;
         }
         int size = b.size;
-        if (count[size] == free[size].length) {
-            if (count[size] == KEPT) {
-                return false;
-            }
-            free[size] = java.util.Arrays.copyOf(free[size], Math.min(KEPT, 2 * count[size]));
+        if (count[size] == KEPT) {
+            return false;
         }
         free[size][count[size]++] = b;
         return true;

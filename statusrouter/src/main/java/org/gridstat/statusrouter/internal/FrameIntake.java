@@ -47,8 +47,8 @@ final class FrameIntake {
      * once churned the pool's pages, which allocated; an event buffer is taken per event only as it is
      * forwarded. A JDK buffer, freed with the intake.
      */
-    private final ByteBuffer slots = ByteBuffer.allocateDirect(SLAB);
-    private final ByteBuf slotsBuf = Unpooled.wrappedBuffer(slots).clear();
+    private ByteBuffer slots = ByteBuffer.allocateDirect(SLAB);
+    private ByteBuf slotsBuf = Unpooled.wrappedBuffer(slots).clear();
     private final int[] eventOffset = new int[MAX_EVENTS];
     private final int[] eventLength = new int[MAX_EVENTS];
     private final long[] eventVariable = new long[MAX_EVENTS];
@@ -105,9 +105,35 @@ final class FrameIntake {
         counters.receiveError();
     }
 
+    /**
+     * Lays the slab out as {@link #MAX_BATCH} fixed slots of {@link #DATAGRAM_BUFFER} bytes, for a
+     * socket that receives a batch of datagrams with one system call; before anything is read.
+     *
+     * @return the batched receive into those slots, or {@code null} where it is unavailable (the
+     *     slab stays as it was)
+     */
+    BatchedReceive fixedSlots() {
+        ByteBuffer fixed = ByteBuffer.allocateDirect(MAX_BATCH * DATAGRAM_BUFFER);
+        BatchedReceive receive = BatchedReceive.into(fixed, DATAGRAM_BUFFER, MAX_BATCH);
+        if (receive != null) {
+            slots = fixed;
+            slotsBuf = Unpooled.wrappedBuffer(fixed).clear();
+        }
+        return receive;
+    }
+
     /** Takes the datagram of {@code length} bytes now at {@link #slotOffset()}. */
     void accept(int length) {
-        int offset = fill;
+        acceptAt(fill, length, true);
+    }
+
+    /** Takes the datagram of {@code length} bytes in fixed slot {@code slot} (see {@link #fixedSlots()}). */
+    void acceptSlot(int slot, int length) {
+        acceptAt(slot * DATAGRAM_BUFFER, length, false);
+    }
+
+    /** @param packed whether datagrams are laid one after another from {@link #slotOffset()} */
+    private void acceptAt(int offset, int length, boolean packed) {
         RejectReason framing = reader.open(slots, offset, length);
         if (framing != RejectReason.NONE) {
             counters.received();
@@ -150,8 +176,10 @@ final class FrameIntake {
             dataPath.handedOff();
         }
         if (kept) { // with a ring nothing is kept: every datagram is received at 0
-            fill = (offset + length + 7) & ~7;
-            if (++datagrams == MAX_BATCH || fill + DATAGRAM_BUFFER > SLAB
+            if (packed) {
+                fill = (offset + length + 7) & ~7;
+            }
+            if (++datagrams == MAX_BATCH || (packed && fill + DATAGRAM_BUFFER > SLAB)
                     || events + WireFormat.MAX_BATCH_EVENTS > MAX_EVENTS) {
                 forwardBatch();
             }
