@@ -18,9 +18,21 @@ public final class FreeUdpPorts {
     private FreeUdpPorts() {
     }
 
+    /**
+     * Ports handed out lately: a port is free when picked but bound only later, so two picks in one
+     * run must not return the same one. Bounded: forgotten in bulk past 4,096.
+     */
+    private static final java.util.Set<Integer> RECENT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     public static int pick() throws IOException {
+        if (RECENT.size() > 4_096) {
+            RECENT.clear();
+        }
         for (int attempt = 0; attempt < 200; attempt++) {
             int candidate = ThreadLocalRandom.current().nextInt(LOW, HIGH);
+            if (!RECENT.add(candidate)) {
+                continue; // handed out already, maybe not bound yet
+            }
             try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), candidate))) {
                 return candidate;
             } catch (SocketException busy) {
