@@ -97,11 +97,6 @@ public final class EgressPump<E> {
         return link;
     }
 
-    /** The largest datagram this link sends. */
-    public int mtu() {
-        return mtu;
-    }
-
     /**
      * Sends what may go at {@code now}, at the end of a duty cycle: first what the delay line owes,
      * then what the scheduler releases, packed, while the transmitter takes it; the last datagram
@@ -137,13 +132,14 @@ public final class EgressPump<E> {
         }
         E event;
         while (transmitter.writable() && (event = engine.dequeue(link, now)) != null) {
-            int lane = transmitter.lane(engine.dequeuedClass(link));
+            ServiceClass flowClass = engine.dequeuedClass(link);
+            int lane = transmitter.lane(flowClass);
             int size = sizeOf.applyAsInt(event);
             if (packedCount > 0 && (lane != packedLane || !fits(size))) {
                 wrote |= closeDatagram(now);
             }
             packedLane = lane;
-            packedUrgent |= engine.dequeuedClass(link) != ServiceClass.BE;
+            packedUrgent |= flowClass != ServiceClass.BE;
             packed[packedCount++] = event;
             packedBytes += size;
         }
