@@ -16,9 +16,6 @@ import org.gridstat.client.Publisher;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.time.SystemClock;
-import org.gridstat.core.wire.DatagramReader;
-import org.gridstat.core.wire.RejectReason;
-import org.gridstat.core.wire.StatusEventDecoder;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -123,8 +120,6 @@ class PriorityPortTest {
     private static List<Long> receive(DatagramChannel ch, int n) throws Exception {
         List<Long> ids = new ArrayList<>();
         ByteBuffer buf = ByteBuffer.allocate(65_536);
-        StatusEventDecoder d = new StatusEventDecoder();
-        DatagramReader reader = new DatagramReader();
         ch.configureBlocking(false);
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (ids.size() < n && System.nanoTime() < deadline) {
@@ -134,11 +129,7 @@ class PriorityPortTest {
                 continue;
             }
             buf.flip();
-            assertEquals(RejectReason.NONE, reader.open(buf, 0, buf.limit()));
-            while (reader.next()) {
-                assertEquals(RejectReason.NONE, d.wrap(buf, reader.eventOffset(), reader.eventLength()));
-                ids.add(d.variableId());
-            }
+            SentEvents.of(buf).forEach(e -> ids.add(e.variable()));
             deadline = System.nanoTime() + 5_000_000_000L;
         }
         return ids;
