@@ -15,6 +15,7 @@ import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.control.ControlMessage.Nack;
 import org.gridstat.core.control.ControlMessage.RemoveFlow;
+import org.gridstat.core.control.ControlMessage.RouterReport;
 import org.gridstat.core.control.ControlMessage.SyncEnd;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
@@ -38,6 +39,9 @@ import org.gridstat.core.sched.FlowSpec;
  * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
  *                 f64 arrival rate | f64 departure rate)
+ * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
+ *                  m x (string link | values figures); at most 32 links
+ *   values:        u16 n (at most 24) | n x (string name (1..48 bytes) | u64 count)
  * </pre>
  *
  * Decoding checks every length against what is left and every value against its domain; a body
@@ -63,6 +67,7 @@ public final class ControlCodec {
     private static final int ACK = 5;
     private static final int NACK = 6;
     private static final int FLOW_REPORT = 7;
+    private static final int ROUTER_REPORT = 16;
 
     private ControlCodec() {
     }
@@ -108,6 +113,15 @@ public final class ControlCodec {
                         .putLong(f.deadlineMisses()).putLong(f.backlog()).putDouble(f.arrivalRate())
                         .putDouble(f.departureRate());
             }
+        } else if (m instanceof RouterReport r) {
+            b.put((byte) ROUTER_REPORT).putLong(sequence).putLong(r.timeMillis());
+            values(b, r.totals());
+            values(b, r.drops());
+            b.putShort((short) r.links().size());
+            r.links().forEach((link, figures) -> {
+                string(b, link);
+                values(b, figures);
+            });
         }
         int length = b.position() - LENGTH_PREFIX;
         b.putInt(0, length);
@@ -115,6 +129,47 @@ public final class ControlCodec {
         b.flip();
         b.get(out);
         return out;
+    }
+
+    private static void values(ByteBuffer b, java.util.Map<String, Long> values) {
+        b.putShort((short) values.size());
+        values.forEach((name, v) -> {
+            string(b, name);
+            b.putLong(v);
+        });
+    }
+
+    private static java.util.Map<String, Long> values(ByteBuffer b) {
+        int n = b.getShort() & 0xFFFF;
+        if (n > RouterReport.MAX_VALUES) {
+            throw new IllegalArgumentException(n + " values, at most " + RouterReport.MAX_VALUES);
+        }
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            String name = string(b);
+            if (out.put(name, b.getLong()) != null) {
+                throw new IllegalArgumentException("'" + name + "' twice");
+            }
+        }
+        return out;
+    }
+
+    private static RouterReport routerReport(ByteBuffer b) {
+        long time = b.getLong();
+        java.util.Map<String, Long> totals = values(b);
+        java.util.Map<String, Long> drops = values(b);
+        int m = b.getShort() & 0xFFFF;
+        if (m > RouterReport.MAX_LINKS) {
+            throw new IllegalArgumentException(m + " links, at most " + RouterReport.MAX_LINKS);
+        }
+        java.util.Map<String, java.util.Map<String, Long>> links = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < m; i++) {
+            String link = string(b);
+            if (links.put(link, values(b)) != null) {
+                throw new IllegalArgumentException("link '" + link + "' twice");
+            }
+        }
+        return new RouterReport(time, totals, drops, links);
     }
 
     private static void string(ByteBuffer b, String s) {
@@ -165,6 +220,9 @@ public final class ControlCodec {
                     break;
                 case FLOW_REPORT:
                     m = report(b);
+                    break;
+                case ROUTER_REPORT:
+                    m = routerReport(b);
                     break;
                 default:
                     return ControlFrame.refused(Reject.UNKNOWN_TYPE, "message type " + type);

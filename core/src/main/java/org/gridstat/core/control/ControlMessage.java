@@ -111,4 +111,58 @@ public sealed interface ControlMessage {
             }
         }
     }
+
+    /**
+     * A router's periodic counters, sent with its flow reports: router-wide totals by name (events
+     * received, forwarded, datagrams sent...), ingress drops by reason (the names of
+     * {@link org.gridstat.core.wire.RejectReason}), and per out-link figures by name. Names are the
+     * router's, so a newer router may add some; every value is a count since the router started.
+     * Not acknowledged; the next report supersedes it. A router with more out-links than
+     * {@link #MAX_LINKS} sends several reports, each with the totals.
+     */
+    record RouterReport(long timeMillis, java.util.Map<String, Long> totals, java.util.Map<String, Long> drops,
+                        java.util.Map<String, java.util.Map<String, Long>> links) implements ControlMessage {
+        /** Most named values in one group (totals, drops, one link's figures). */
+        public static final int MAX_VALUES = 24;
+        /** Most out-links in one report. */
+        public static final int MAX_LINKS = 32;
+        /** Longest name, in UTF-8 bytes. */
+        public static final int MAX_NAME = 48;
+
+        public RouterReport {
+            if (timeMillis < 0) {
+                throw new IllegalArgumentException("report time " + timeMillis + " is negative");
+            }
+            totals = group("totals", totals);
+            drops = group("drops", drops);
+            if (links.size() > MAX_LINKS) {
+                throw new IllegalArgumentException(links.size() + " links in one report, at most " + MAX_LINKS);
+            }
+            java.util.Map<String, java.util.Map<String, Long>> l = new java.util.LinkedHashMap<>();
+            links.forEach((name, figures) -> l.put(name(name), group("link " + name, figures)));
+            links = java.util.Collections.unmodifiableMap(l);
+        }
+
+        private static java.util.Map<String, Long> group(String what, java.util.Map<String, Long> values) {
+            if (values.size() > MAX_VALUES) {
+                throw new IllegalArgumentException(what + ": " + values.size() + " values, at most " + MAX_VALUES);
+            }
+            java.util.Map<String, Long> copy = new java.util.LinkedHashMap<>();
+            values.forEach((name, v) -> {
+                if (v == null || v < 0) {
+                    throw new IllegalArgumentException(what + ": " + name + " must be a count, got " + v);
+                }
+                copy.put(name(name), v);
+            });
+            return java.util.Collections.unmodifiableMap(copy);
+        }
+
+        private static String name(String name) {
+            int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes == 0 || bytes > MAX_NAME) {
+                throw new IllegalArgumentException("a name of " + bytes + " bytes, 1 to " + MAX_NAME + " allowed");
+            }
+            return name;
+        }
+    }
 }
