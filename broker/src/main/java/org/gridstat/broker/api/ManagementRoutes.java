@@ -16,7 +16,6 @@ import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.catalog.PublishedVariable;
-import org.gridstat.broker.control.AlarmLog;
 import org.gridstat.broker.control.FlowReports;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.broker.topology.Link;
@@ -45,7 +44,7 @@ final class ManagementRoutes {
             "/status", Set.of("GET"), "/openapi.yaml", Set.of("GET"), "/topology", Set.of("GET"),
             "/routers", Set.of("GET"), "/flows", Set.of("GET"), "/alarms", Set.of("GET"),
             "/variables", Set.of("GET", "POST"), "/subscriptions", Set.of("GET", "POST"),
-            "/subscriptions/{id}", Set.of("GET", "PUT", "DELETE"));
+            "/subscriptions/{id}", Set.of("GET", "PUT", "DELETE"), "/counters", Set.of("GET"));
     private static final ResourceTable TABLE = new ResourceTable(RESOURCES);
 
     private final BrokerReplica replica;
@@ -81,18 +80,24 @@ final class ManagementRoutes {
             case "GET /flows":
                 return done(ApiResponse.ok(flows(replica.leading())));
             case "GET /alarms":
-                return done(ApiResponse.ok(alarms(replica.leading().control().alarms())));
+                return done(ApiResponse.ok(OperatorViews.alarms(replica.leading().control().alarms())));
+            case "GET /counters":
+                return done(ApiResponse.ok(OperatorViews.counters(replica.leading())));
             case "GET /variables":
                 return done(ApiResponse.ok(replica.leading().variables().stream().map(ManagementRoutes::document).toList()));
             case "POST /variables":
                 return declare(RequestParser.declaration(body));
-            case "GET /subscriptions":
-                return done(ApiResponse.ok(replica.leading().subscriptions().stream().map(ManagementRoutes::document).toList()));
+            case "GET /subscriptions": {
+                QosBroker b = replica.leading();
+                return done(ApiResponse.ok(b.subscriptions().stream().map(s -> OperatorViews.subscription(b, s)).toList()));
+            }
             case "POST /subscriptions":
                 return subscribe(RequestParser.subscription(body));
             case "GET /subscriptions/{id}": {
-                AdmittedSubscription s = replica.leading().subscription(id);
-                return done(s == null ? ApiResponse.error(404, "no subscription " + id) : ApiResponse.ok(document(s)));
+                QosBroker b = replica.leading();
+                AdmittedSubscription s = b.subscription(id);
+                return done(s == null ? ApiResponse.error(404, "no subscription " + id)
+                        : ApiResponse.ok(OperatorViews.subscription(b, s)));
             }
             case "PUT /subscriptions/{id}":
                 return modify(id, RequestParser.modification(body, id));
@@ -171,14 +176,15 @@ final class ManagementRoutes {
     static Map<String, Object> topology(Topology t) {
         List<Map<String, Object>> routers = new ArrayList<>();
         for (RouterNode r : t.routers()) {
-            routers.add(Map.of("id", r.id(), "capacity", r.forwardingCapacity(), "queueingNanos", r.queueingBudgetNanos(),
+            routers.add(Map.of("id", r.id(), "capacityEventsPerSecond", r.forwardingCapacity(), "queueingNanos",
+                    r.queueingBudgetNanos(),
                     "cloud", r.cloud()));
         }
         List<Map<String, Object>> links = new ArrayList<>();
         for (Link l : t.links()) {
             Map<String, Object> shares = new LinkedHashMap<>();
             l.sharePercent().forEach((c, p) -> shares.put(c.name(), p));
-            links.add(Map.of("from", l.from().id(), "to", l.to().id(), "bandwidth", l.bandwidth(), "delayNanos",
+            links.add(Map.of("from", l.from().id(), "to", l.to().id(), "bandwidthBytesPerSecond", l.bandwidth(), "delayNanos",
                     l.delayNanos(), "sharePercent", shares));
         }
         return Map.of("routers", routers, "links", links);
@@ -204,8 +210,8 @@ final class ManagementRoutes {
                 m.put("variableId", f.variableId());
                 m.put("link", f.link());
                 m.put("serviceClass", f.spec().serviceClass().name());
-                m.put("assuredRate", f.spec().assuredRate());
-                m.put("ceilingRate", f.spec().ceilingRate());
+                m.put("assuredBytesPerSecond", f.spec().assuredRate());
+                m.put("ceilingBytesPerSecond", f.spec().ceilingRate());
                 m.put("intervalsNanos", f.intervalsNanos());
                 m.put("downstreamBudgetNanos", f.downstreamBudgetNanos());
                 m.put("minRestDelayNanos", f.minRestDelayNanos());
@@ -219,17 +225,13 @@ final class ManagementRoutes {
                     st.put("overflowDrops", s.overflowDrops());
                     st.put("deadlineMisses", s.deadlineMisses());
                     st.put("backlog", s.backlog());
-                    st.put("arrivalRate", s.arrivalRate());
-                    st.put("departureRate", s.departureRate());
+                    st.put("arrivalBytesPerSecond", OperatorViews.bytesPerSecond(s.arrivalRate()));
+                    st.put("departureBytesPerSecond", OperatorViews.bytesPerSecond(s.departureRate()));
                     m.put("statistics", st);
                 }
                 out.add(m);
             }
         }
         return out;
-    }
-
-    private static Map<String, Object> alarms(AlarmLog log) {
-        return Map.of("alarms", log.recent(), "dropped", log.dropped());
     }
 }

@@ -54,6 +54,8 @@ public final class ControlChannelServer implements AutoCloseable {
     private final Map<String, Set<Long>> unacked = new ConcurrentHashMap<>();
     private final AlarmLog alarms = new AlarmLog(1000);
     private final FlowReports reports = new FlowReports();
+    private final CounterReports counters = new CounterReports();
+    private final InstallOutcomes outcomes = new InstallOutcomes(System::currentTimeMillis);
     private final RouterPresence presence;
     private volatile boolean closing;
 
@@ -112,6 +114,7 @@ public final class ControlChannelServer implements AutoCloseable {
         if (flows != null) {
             flows.remove(flowId);
         }
+        outcomes.removed(router, flowId);
         Channel ch = sessions.get(router);
         if (ch != null) {
             send(router, ch, new ControlMessage.RemoveFlow(flowId, version));
@@ -129,7 +132,7 @@ public final class ControlChannelServer implements AutoCloseable {
         return s == null ? 0 : s.size();
     }
 
-    /** Refusals heard from routers and protocol errors of peers, most recent last. */
+    /** Refusals heard from routers and protocol errors of peers, decisions first, each least recently seen first. */
     public List<String> refusals() {
         return alarms.recent().stream().map(a -> a.source() + ": " + a.message()).toList();
     }
@@ -137,6 +140,16 @@ public final class ControlChannelServer implements AutoCloseable {
     /** The routers' latest statistics of their flows. */
     public FlowReports reports() {
         return reports;
+    }
+
+    /** What each router answered to the flows sent to it. */
+    public InstallOutcomes outcomes() {
+        return outcomes;
+    }
+
+    /** The routers' latest counters of themselves: drops by reason, per-link figures. */
+    public CounterReports counters() {
+        return counters;
     }
 
     /** Refusals, protocol errors and lost routers, bounded. */
@@ -153,14 +166,25 @@ public final class ControlChannelServer implements AutoCloseable {
     private void send(String router, Channel ch, ControlMessage m) {
         long seq = sequence.incrementAndGet();
         unacked.computeIfAbsent(router, r -> ConcurrentHashMap.newKeySet()).add(seq);
+        if (m instanceof ControlMessage.InstallFlow f) {
+            outcomes.sent(router, seq, f);
+        }
         ch.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(seq, m)));
     }
 
-    private void refuse(ChannelHandlerContext ctx, long seq, String why) {
-        alarms.raise(String.valueOf(ctx.channel().remoteAddress()), why);
-        LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), why);
+    private void refuse(ChannelHandlerContext ctx, long seq, AlarmLog.Kind kind, String why) {
+        if (alarms.raise(peerHost(ctx.channel()), kind, why)) { // logged as often as recorded: noise is rate-limited
+            LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), AlarmLog.clean(why,
+                    AlarmLog.MAX_MESSAGE));
+        }
         ctx.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(sequence.incrementAndGet(),
                 new ControlMessage.Nack(seq, why)))).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** A peer's host without its port, so that one host's noise folds into one alarm whatever port it comes from. */
+    private static String peerHost(Channel ch) {
+        return ch.remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : String.valueOf(ch.remoteAddress());
     }
 
     private final class Session extends SimpleChannelInboundHandler<ByteBuf> {
@@ -168,18 +192,18 @@ public final class ControlChannelServer implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf body) {
             ControlFrame f = ControlCodec.decode(body.nioBuffer());
             if (!f.valid()) {
-                refuse(ctx, -1, "malformed control frame: " + f.reject() + " (" + f.detail() + ")");
+                refuse(ctx, -1, AlarmLog.Kind.MALFORMED_FRAME, "malformed control frame: " + f.reject() + " (" + f.detail() + ")");
                 return;
             }
             String router = ctx.channel().attr(ROUTER).get();
             ControlMessage m = f.message();
             if (router == null) {
                 if (!(m instanceof ControlMessage.Hello hello)) {
-                    refuse(ctx, f.sequence(), "the first message must be Hello, got " + m.getClass().getSimpleName());
+                    refuse(ctx, f.sequence(), AlarmLog.Kind.PROTOCOL_VIOLATION, "the first message must be Hello, got " + m.getClass().getSimpleName());
                     return;
                 }
                 if (!knownRouters.contains(hello.routerId())) {
-                    refuse(ctx, f.sequence(), "no router '" + hello.routerId() + "' in this broker's topology");
+                    refuse(ctx, f.sequence(), AlarmLog.Kind.UNKNOWN_ROUTER, "no router '" + hello.routerId() + "' in this broker's topology");
                     return;
                 }
                 greet(ctx.channel(), hello.routerId());
@@ -190,20 +214,26 @@ public final class ControlChannelServer implements AutoCloseable {
                 if (s != null) {
                     s.remove(ack.sequence());
                 }
+                outcomes.acknowledged(router, ack.sequence());
             } else if (m instanceof ControlMessage.Nack nack) {
                 Set<Long> s = unacked.get(router);
                 if (s != null) {
                     s.remove(nack.sequence());
                 }
-                alarms.raise(router, "refused #" + nack.sequence() + ": " + nack.reason());
+                outcomes.refused(router, nack.sequence(), AlarmLog.clean(nack.reason(), AlarmLog.MAX_MESSAGE));
+                alarms.raise(router, AlarmLog.Kind.INSTALL_REFUSED, nack.reason()); // no sequence: repeats fold
                 LOG.warn("router {} refused #{}: {}", router, nack.sequence(), nack.reason());
             } else if (m instanceof ControlMessage.FlowReport report) {
                 int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()));
                 if (ignored > 0) {
                     LOG.debug("router {} reported {} flow(s) the broker did not install", router, ignored);
                 }
+            } else if (m instanceof ControlMessage.RouterReport report) {
+                if (counters.accept(router, report) > 0) {
+                    LOG.debug("router {} reported more than {} links; the rest are not kept", router, CounterReports.MAX_LINKS);
+                }
             } else {
-                refuse(ctx, f.sequence(), "a router may not send " + m.getClass().getSimpleName());
+                refuse(ctx, f.sequence(), AlarmLog.Kind.PROTOCOL_VIOLATION, "a router may not send " + m.getClass().getSimpleName());
             }
         }
 
@@ -215,6 +245,7 @@ public final class ControlChannelServer implements AutoCloseable {
                 old.close();
             }
             unacked.put(router, ConcurrentHashMap.newKeySet());
+            outcomes.resynchronising(router);
             List<ControlMessage.InstallFlow> flows = new ArrayList<>(
                     desired.getOrDefault(router, new LinkedHashMap<>()).values());
             for (ControlMessage.InstallFlow flow : flows) {
@@ -231,15 +262,17 @@ public final class ControlChannelServer implements AutoCloseable {
             if (router != null && sessions.remove(router, ctx.channel())) {
                 presence.disconnected(router);
                 if (!closing) {
-                    alarms.raise(router, "control session lost");
+                    alarms.raise(router, AlarmLog.Kind.SESSION_LOST, "control session lost");
                 }
             }
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            alarms.raise(String.valueOf(ctx.channel().remoteAddress()), cause.toString());
-            LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), cause.toString());
+            if (alarms.raise(peerHost(ctx.channel()), AlarmLog.Kind.PEER_ERROR, cause.toString())) {
+                LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(),
+                        AlarmLog.clean(cause.toString(), AlarmLog.MAX_MESSAGE));
+            }
             ctx.close();
         }
     }

@@ -97,7 +97,7 @@ public sealed interface ControlMessage {
 
     /**
      * One flow's counters since it was installed (events and bytes sent, overflow drops, deadline
-     * misses), its backlog, and its EWMA arrival and departure rates in events per second.
+     * misses), its backlog, and its EWMA arrival and departure rates in bytes per second.
      */
     record FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
                       double arrivalRate, double departureRate) {

@@ -14,8 +14,9 @@ import org.gridstat.core.model.ServiceClass;
 public record QosDocument(Double rateHz, Long intervalNanos, Double latencyBoundMs, Integer paths, String serviceClass,
                           String correlationGroup) {
 
+    /** The spec's document; {@code rateHz} is rounded to the millihertz, {@code intervalNanos} is exact. */
     public static QosDocument of(QosSpec q) {
-        return new QosDocument(q.rateHz(), q.intervalNanos(), q.latencyBoundNanos() / 1e6, q.paths(),
+        return new QosDocument(Math.round(q.rateHz() * 1000) / 1000.0, q.intervalNanos(), q.latencyBoundNanos() / 1e6, q.paths(),
                 q.serviceClass().name(), q.correlationGroup());
     }
 

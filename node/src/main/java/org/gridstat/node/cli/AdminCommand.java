@@ -72,7 +72,8 @@ final class AdminCommand {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Shows a resource: status, topology, "
-            + "routers, variables, subscriptions, flows, alarms, openapi, or subscription ID.")
+            + "routers, counters (each router's drops by reason and per-link figures), variables, subscriptions, flows, "
+            + "alarms, openapi, or subscription ID.")
     static final class Show implements Callable<Integer> {
         @ParentCommand
         AdminCommand admin;
@@ -84,13 +85,14 @@ final class AdminCommand {
         @Override
         public Integer call() {
             String path = switch (what) {
-                case "status", "topology", "routers", "variables", "subscriptions", "flows", "alarms" -> "/" + what;
+                case "status", "topology", "routers", "counters", "variables", "subscriptions", "flows", "alarms" ->
+                        "/" + what;
                 case "openapi" -> "/openapi.yaml";
                 case "subscription" -> id == null ? null : "/subscriptions/" + id;
                 default -> null;
             };
             if (path == null) {
-                System.err.println("show what? status, topology, routers, variables, subscriptions, flows, alarms, "
+                System.err.println("show what? status, topology, routers, counters, variables, subscriptions, flows, alarms, "
                         + "openapi, or subscription ID");
                 return 2;
             }

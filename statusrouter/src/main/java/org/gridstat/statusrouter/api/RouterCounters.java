@@ -4,8 +4,10 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.gridstat.core.egress.LinkCounter;
 import org.gridstat.core.forward.ForwardingCounters;
 import org.gridstat.core.sched.LinkStatistics;
+import org.gridstat.core.stats.CounterSnapshot;
 import org.gridstat.core.wire.RejectReason;
 
 /** A router's counters at one instant: ingress drops, egress totals, the engine and every out-link. */
@@ -20,6 +22,7 @@ public final class RouterCounters {
     private final Map<String, LinkStatistics> links;
     private final long batchesReceived;
     private final long datagramsSent;
+    private final Map<String, CounterSnapshot<LinkCounter>> linkCounters;
 
     public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
                           long handoffDrops, long emulationLost, ForwardingCounters engine,
@@ -30,6 +33,16 @@ public final class RouterCounters {
     public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
                           long handoffDrops, long emulationLost, ForwardingCounters engine,
                           Map<String, LinkStatistics> links, long batchesReceived, long datagramsSent) {
+        this(received, forwarded, sendErrors, dropped, handoffDrops, emulationLost, engine, links, batchesReceived,
+                datagramsSent, Map.of());
+    }
+
+    /** With each out-link's own send counters ({@code linkCounters}, by link name). */
+    public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
+                          long handoffDrops, long emulationLost, ForwardingCounters engine,
+                          Map<String, LinkStatistics> links, long batchesReceived, long datagramsSent,
+                          Map<String, CounterSnapshot<LinkCounter>> linkCounters) {
+        this.linkCounters = Collections.unmodifiableMap(new LinkedHashMap<>(linkCounters));
         this.batchesReceived = batchesReceived;
         this.datagramsSent = datagramsSent;
         this.received = received;
@@ -100,6 +113,11 @@ public final class RouterCounters {
     /** Per out-link statistics, by link name: each flow and class. */
     public Map<String, LinkStatistics> links() {
         return links;
+    }
+
+    /** Per out-link send counters, by link name: copies and datagrams sent, send errors, emulation losses. */
+    public Map<String, CounterSnapshot<LinkCounter>> linkCounters() {
+        return linkCounters;
     }
 
     @Override

@@ -84,7 +84,10 @@ final class ControlChannelClient implements AutoCloseable {
         }
     }
 
-    /** Sends the statistics of the flows the broker installed, in reports of at most MAX_SAMPLES. */
+    /**
+     * Sends the statistics of the flows the broker installed, in reports of at most MAX_SAMPLES,
+     * then the router's own counters.
+     */
     private void report() {
         Channel ch = channel;
         if (ch == null || !ch.isActive()) {
@@ -95,7 +98,8 @@ final class ControlChannelClient implements AutoCloseable {
             mine = new HashSet<>(brokerFlows);
         }
         List<ControlMessage.FlowSample> samples = new java.util.ArrayList<>();
-        for (org.gridstat.core.sched.LinkStatistics link : dataPlane.counters().links().values()) {
+        org.gridstat.statusrouter.api.RouterCounters counters = dataPlane.counters();
+        for (org.gridstat.core.sched.LinkStatistics link : counters.links().values()) {
             for (org.gridstat.core.sched.FlowStatistics f : link.flows()) {
                 if (mine.contains(f.flowId())) {
                     org.gridstat.core.sched.QueueStatistics q = f.queue();
@@ -109,6 +113,7 @@ final class ControlChannelClient implements AutoCloseable {
             send(ch, new ControlMessage.FlowReport(now,
                     samples.subList(i, Math.min(samples.size(), i + ControlMessage.FlowReport.MAX_SAMPLES))));
         }
+        RouterReports.of(counters, now).forEach(r -> send(ch, r));
     }
 
     boolean connected() {

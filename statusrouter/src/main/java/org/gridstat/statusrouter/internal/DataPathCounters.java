@@ -56,6 +56,7 @@ final class DataPathCounters {
         long datagrams = 0;
         Map<RejectReason, Long> dropped = new EnumMap<>(RejectReason.class);
         Map<String, LinkStatistics> links = new LinkedHashMap<>();
+        Map<String, CounterSnapshot<LinkCounter>> linkCounters = new LinkedHashMap<>();
         for (int i = 0; i < path.links.length; i++) {
             CounterSnapshot<LinkCounter> c = path.agent.pump(i).counters();
             forwarded += c.get(LinkCounter.SENT);
@@ -63,6 +64,7 @@ final class DataPathCounters {
             sendErrors += c.get(LinkCounter.SEND_ERRORS);
             emulationLost += c.get(LinkCounter.EMULATION_LOST) + c.get(LinkCounter.DELAY_LINE_FULL);
             links.put(path.links[i].config.name, path.engine.statistics(i));
+            linkCounters.put(path.links[i].config.name, c);
         }
         for (DataPathCounters c : all) {
             received += c.counters.get(IngressCounter.RECEIVED.ordinal());
@@ -76,6 +78,6 @@ final class DataPathCounters {
             }
         }
         return new RouterCounters(received, forwarded, sendErrors, dropped, handoffDrops, emulationLost,
-                path.engine.counters(), links, batches, datagrams);
+                path.engine.counters(), links, batches, datagrams, linkCounters);
     }
 }
