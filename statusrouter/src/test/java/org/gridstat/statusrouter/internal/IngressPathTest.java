@@ -376,4 +376,38 @@ class IngressPathTest {
             assertTrue(at >= 37_000_000L, "sent " + at / 1e6 + " ms after the first read: before the second frame's 30 ms");
         }
     }
+
+    @Test
+    void theBrokerIsToldTheDropsByReasonAndEachLinksFigures() {
+        wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002"},
+                new String[] {"id=1 variable=1 link=a"});
+        ByteBuf corrupt = frame(1, 1, T0, 0);
+        corrupt.setByte(50, corrupt.getByte(50) ^ 1);
+        ingress.writeInbound(new DatagramPacket(corrupt, null, SENDER));
+        ingress.writeInbound(new DatagramPacket(frame(99, 1, T0, 0), null, SENDER));
+        ingress.writeInbound(new DatagramPacket(frame(1, 2, T0, 0), null, SENDER));
+        ingress.writeInbound(new DatagramPacket(frame(1, 3, T0, 0), null, SENDER));
+        drainOutbound(linkA).forEach(ByteBuf::release);
+
+        List<org.gridstat.core.control.ControlMessage.RouterReport> reports = RouterReports.of(counters(), 1234);
+        assertEquals(1, reports.size());
+        org.gridstat.core.control.ControlMessage.RouterReport r = reports.get(0);
+        assertEquals(1234, r.timeMillis());
+        assertEquals(java.util.Map.of("CHECKSUM_MISMATCH", 1L, "UNKNOWN_VARIABLE", 1L), r.drops());
+        assertEquals(4, r.totals().get("received"));
+        assertEquals(2, r.totals().get("forwarded"));
+        assertEquals(1, r.totals().get("unknownVariable"), "the engine's counters too");
+        assertEquals(java.util.Set.of("a", "b"), r.links().keySet());
+        java.util.Map<String, Long> a = r.links().get("a");
+        assertEquals(2, a.get("eventsSent"));
+        assertEquals(2, a.get("datagramsSent"));
+        assertEquals(2 * 56, a.get("bytesSent"));
+        assertEquals(0, a.get("overflowDrops"));
+        assertEquals(1, a.get("flows"));
+        assertEquals(0, r.links().get("b").get("eventsSent"));
+        org.gridstat.core.control.ControlFrame f = org.gridstat.core.control.ControlCodec.decode(ByteBuffer.wrap(
+                org.gridstat.core.control.ControlCodec.encode(1, r), 4,
+                org.gridstat.core.control.ControlCodec.encode(1, r).length - 4));
+        assertEquals(r, f.message(), "what the router sends decodes at the broker");
+    }
 }
