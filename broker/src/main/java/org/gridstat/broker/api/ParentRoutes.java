@@ -15,8 +15,8 @@ import org.gridstat.core.management.QosDocument;
 /**
  * A parent broker's API, version 1 ({@code parent-openapi.yaml}): the border topology and the
  * cross-cloud subscriptions, with the same documents as a leaf's where they mean the same, so that
- * {@code gridstat admin} and {@code BrokerConnection} work against it too. Operations run one at a
- * time on their own thread: they wait on the leaves.
+ * {@code gridstat admin} and {@code BrokerConnection} work against it too. Operations run on the
+ * worker threads given, since they wait on the leaves.
  */
 public final class ParentRoutes implements ManagementApi.Routes {
     /** Each resource under the prefix and its methods: what {@code parent-openapi.yaml} must describe. */
@@ -41,8 +41,12 @@ public final class ParentRoutes implements ManagementApi.Routes {
         if (m.refusal() != null) {
             return CompletableFuture.completedFuture(m.refusal());
         }
-        return CompletableFuture.supplyAsync(() -> answer(m.route(method), m.id(), body), worker)
-                .exceptionally(ManagementRoutes::failure);
+        try {
+            return CompletableFuture.supplyAsync(() -> answer(m.route(method), m.id(), body), worker)
+                    .exceptionally(ManagementRoutes::failure);
+        } catch (java.util.concurrent.RejectedExecutionException busy) {
+            return CompletableFuture.completedFuture(ApiResponse.error(503, "the parent broker is busy; try again"));
+        }
     }
 
     private ApiResponse answer(String key, long id, byte[] body) {

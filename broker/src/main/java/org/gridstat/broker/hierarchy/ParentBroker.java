@@ -18,12 +18,11 @@ import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
-import org.gridstat.client.BrokerConnection;
 import org.gridstat.client.BrokerSubscription;
 import org.gridstat.client.DeclaredVariable;
 import org.gridstat.client.SubscriptionRejectedException;
 import org.gridstat.client.VariableDeclaration;
-import org.gridstat.core.management.SubscriptionDocument;
+import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.management.SubscriptionDocument.HopDocument;
 import org.gridstat.core.model.QosSpec;
 
@@ -41,17 +40,27 @@ import org.gridstat.core.model.QosSpec;
  * whose paths are chosen after), so that its routers give an event up only when it cannot arrive
  * in time. If any part cannot be admitted, what was admitted is undone and the rejection names
  * the cloud. A subscription within one cloud goes to its leaf as it is. Cross-cloud subscriptions
- * take one path. Operations are serialised.
+ * take one path.
+ *
+ * <p>Each operation is recorded as an intent in the store before any leaf is called (its id, the
+ * border links reserved, each cloud's leg), and the intent is updated as each leg is called and
+ * made, so that a parent stopped half way finds on restart what the leaves may hold: an
+ * unfinished subscription is undone (its legs torn down, a leg whose answer never came found by
+ * its variable, router, link and bound), an unfinished teardown is finished. Decisions on the
+ * parent's own state (ids, border reservations) are serialised under its lock; the leaves are
+ * called outside it, so one slow leaf does not hold up requests for other clouds.
  */
 public final class ParentBroker {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ParentBroker.class);
     private final Topology borders;
-    private final Map<String, BrokerConnection> leaves;
+    private final Map<String, LeafBroker> leaves;
     private final Map<String, String> cloudOfRouter = new HashMap<>();
     private final AdmissionController borderAdmission;
     private final Map<Long, CrossCloudSubscription> subscriptions = new TreeMap<>();
+    /** Operations under way (or left unfinished by a failed undo), by subscription id. */
+    private final Map<Long, ParentIntent> pending = new TreeMap<>();
     /** (cloud, variable) pairs the parent declared as relays, so a variable's origin is told apart. */
-    private final Set<String> relays = new HashSet<>();
+    private final Set<String> relays = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final ParentStore store;
     private long nextId = 1;
 
@@ -60,13 +69,14 @@ public final class ParentBroker {
      *
      * @see #ParentBroker(Topology, Map, Map, ParentStore)
      */
-    public ParentBroker(Topology borders, Map<String, BrokerConnection> leaves, Map<String, List<String>> routersByCloud) {
+    public ParentBroker(Topology borders, Map<String, LeafBroker> leaves, Map<String, List<String>> routersByCloud) {
         this(borders, leaves, routersByCloud, null);
     }
 
     /**
      * A parent keeping its subscriptions in {@code store} (null: memory only), resuming those
-     * stored: their border reservations are taken again and their segments stay with the leaves.
+     * stored: their border reservations are taken again and their segments stay with the leaves;
+     * operations left unfinished are undone (subscriptions) or finished (teardowns).
      *
      * @param borders the border routers, each with its {@code cloud}, and the links between clouds
      * @param leaves  each cloud's leaf broker
@@ -74,7 +84,7 @@ public final class ParentBroker {
      * @throws IllegalArgumentException if a border router's cloud has no leaf or lacks that router,
      *                                  or a border link joins two routers of one cloud
      */
-    public ParentBroker(Topology borders, Map<String, BrokerConnection> leaves, Map<String, List<String>> routersByCloud,
+    public ParentBroker(Topology borders, Map<String, LeafBroker> leaves, Map<String, List<String>> routersByCloud,
                         ParentStore store) {
         this.borders = borders;
         this.store = store;
@@ -106,8 +116,10 @@ public final class ParentBroker {
 
     private void resume() {
         List<CrossCloudSubscription> stored;
+        List<ParentIntent> intents;
         try {
             stored = store.load();
+            intents = store.intents();
             relays.addAll(store.relays());
             nextId = Math.max(nextId, store.nextId());
         } catch (Exception e) {
@@ -129,23 +141,46 @@ public final class ParentBroker {
             subscriptions.put(s.id(), s);
             nextId = Math.max(nextId, s.id() + 1);
         }
+        for (ParentIntent i : intents) {
+            nextId = Math.max(nextId, i.id() + 1);
+            pending.put(i.id(), i);
+        }
+        for (ParentIntent i : intents) {
+            try {
+                if (i.action() == ParentIntent.Action.UNSUBSCRIBE) {
+                    LOG.info("finishing the teardown of subscription {}, begun before the parent stopped", i.id());
+                    unsubscribe(i.id());
+                } else {
+                    LOG.info("undoing subscription {}, begun before the parent stopped", i.id());
+                    undo(i);
+                }
+            } catch (RuntimeException e) {
+                LOG.error("subscription {}: the {} left unfinished cannot be completed now ({}); it is retried at the "
+                        + "next start", i.id(), i.action(), e.toString());
+            }
+        }
     }
 
     /** The cloud of each router, learned from the leaves' topologies. */
-    public static Map<String, List<String>> routersOf(Map<String, BrokerConnection> leaves) {
+    public static Map<String, List<String>> routersOf(Map<String, LeafBroker> leaves) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         leaves.forEach((cloud, leaf) -> {
             try {
-                var routers = new com.fasterxml.jackson.databind.ObjectMapper()
-                        .readTree(leaf.request("GET", "/topology", null).body()).get("routers");
-                List<String> ids = new ArrayList<>();
-                routers.forEach(r -> ids.add(r.get("id").asText()));
-                out.put(cloud, ids);
-            } catch (java.io.IOException e) {
+                out.put(cloud, leaf.routers());
+            } catch (RuntimeException e) {
                 throw new IllegalStateException("cannot read cloud " + cloud + "'s topology: " + e.getMessage(), e);
             }
         });
         return out;
+    }
+
+    /** One cloud's leg as planned: where it enters (null in the publisher's cloud) and what it is given. */
+    private record LegPlan(String cloud, String entryRouter, String exitRouter, String exitLink, String crossTo,
+                           QosSpec qos, long afterNanos, long restAfterNanos) {
+    }
+
+    /** A subscription planned under the lock: its id, border links reserved, legs and intent. */
+    private record Plan(long id, DeclaredVariable variable, List<Link> crossings, List<LegPlan> legs) {
     }
 
     /**
@@ -154,60 +189,104 @@ public final class ParentBroker {
      *
      * @throws SubscriptionRejectedException naming the cloud or border link that cannot carry it
      */
-    public synchronized CrossCloudSubscription subscribe(String variable, String subscriberRouter, String subscriberLink,
-                                                         QosSpec qos) throws SubscriptionRejectedException {
+    public CrossCloudSubscription subscribe(String variable, String subscriberRouter, String subscriberLink,
+                                            QosSpec qos) throws SubscriptionRejectedException {
         String subscriberCloud = cloudOfRouter.get(subscriberRouter);
         if (subscriberCloud == null) {
             throw new SubscriptionRejectedException("no cloud has a router '" + subscriberRouter + "'");
         }
-        Map.Entry<String, DeclaredVariable> origin = origin(variable);
-        DeclaredVariable v = origin.getValue();
-        long id = nextId++;
-        if (origin.getKey().equals(subscriberCloud)) {
-            BrokerConnection leaf = leaves.get(subscriberCloud);
-            BrokerSubscription s = leaf.subscribe(variable, subscriberRouter, subscriberLink, qos);
-            Undo undo = new Undo();
-            undo.push(() -> leaf.unsubscribe(s.id()));
-            try {
-                CrossCloudSubscription c = remember(new CrossCloudSubscription(id, variable, v.id(), v.frameBytes(),
-                        subscriberRouter, subscriberLink, qos,
-                        List.of(segment(subscriberCloud, leaf, s, null, qos.latencyBoundNanos())), List.of()));
-                undo.clear();
-                return c;
-            } finally {
-                undo.run();
+        Map.Entry<String, DeclaredVariable> origin = origin(variable); // asks the leaves: outside the lock
+        Plan plan = plan(origin.getKey(), origin.getValue(), subscriberCloud, subscriberRouter, subscriberLink, qos);
+        ParentIntent intent;
+        synchronized (this) {
+            intent = pending.get(plan.id());
+        }
+        DeclaredVariable v = plan.variable();
+        List<CrossCloudSubscription.Segment> segments = new ArrayList<>();
+        boolean made = false;
+        try {
+            for (int i = 0; i < plan.legs().size(); i++) {
+                LegPlan leg = plan.legs().get(i);
+                LeafBroker leaf = leaves.get(leg.cloud());
+                if (leg.entryRouter() != null) {
+                    markRelay(leg.cloud(), v.name()); // before declaring: a relay must never pass for the origin
+                    leaf.declare(new VariableDeclaration(v.name(), leg.entryRouter(), v.frameBytes(), v.interval(),
+                            v.serviceClass(), v.correlationGroup()));
+                }
+                intent = progress(intent.withLeg(i, ParentIntent.LegState.CALLING, null));
+                BrokerSubscription s;
+                try {
+                    s = leaf.subscribe(v.name(), leg.exitRouter(), leg.exitLink(), leg.qos(), Duration.ofNanos(leg.afterNanos()),
+                            Duration.ofNanos(leg.restAfterNanos()));
+                } catch (SubscriptionRejectedException e) {
+                    intent = intent.withLeg(i, ParentIntent.LegState.PLANNED, null); // refused: the leaf holds nothing
+                    throw plan.legs().size() == 1 ? e : new SubscriptionRejectedException("cloud " + leg.cloud() + ": "
+                            + e.reason());
+                }
+                intent = progress(intent.withLeg(i, ParentIntent.LegState.MADE, s.id()));
+                segments.add(segment(leg.cloud(), leaf, s, leg.crossTo(), leg.qos().latencyBoundNanos()));
+            }
+            CrossCloudSubscription c = new CrossCloudSubscription(plan.id(), variable, v.id(), v.frameBytes(),
+                    subscriberRouter, subscriberLink, qos, segments, plan.crossings().stream().map(Link::name).toList());
+            synchronized (this) {
+                if (store != null) {
+                    try {
+                        store.complete(c);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("cannot record subscription " + c.id() + ": " + e.getMessage(), e);
+                    }
+                }
+                pending.remove(c.id());
+                subscriptions.put(c.id(), c);
+            }
+            made = true;
+            return c;
+        } finally {
+            if (!made) {
+                try {
+                    undo(intent);
+                } catch (RuntimeException e) {
+                    LOG.error("subscription {}: undoing it failed ({}); its intent stays and is retried at the next start",
+                            plan.id(), e.toString());
+                }
             }
         }
-        if (qos.paths() != 1) {
-            throw new SubscriptionRejectedException("a subscription across clouds takes one path; " + qos.paths() + " asked");
-        }
-        List<String> clouds = cloudPath(origin.getKey(), subscriberCloud);
-        if (clouds == null) {
-            throw new SubscriptionRejectedException("no border links lead from cloud " + origin.getKey() + " to cloud "
-                    + subscriberCloud);
-        }
-        Undo undo = new Undo();
-        try {
-            List<Link> crossings = reserveBorders(id, v, qos, clouds, undo);
+    }
+
+    /**
+     * Under the lock: gives the subscription its id, reserves its border links, plans each
+     * cloud's leg and records the intent, before any leaf is asked for anything.
+     */
+    private synchronized Plan plan(String originCloud, DeclaredVariable v, String subscriberCloud, String subscriberRouter,
+                                   String subscriberLink, QosSpec qos) throws SubscriptionRejectedException {
+        long id = nextId;
+        List<LegPlan> legs = new ArrayList<>();
+        List<Link> crossings = List.of();
+        List<Runnable> releases = new ArrayList<>();
+        if (originCloud.equals(subscriberCloud)) {
+            legs.add(new LegPlan(subscriberCloud, null, subscriberRouter, subscriberLink, null, qos, 0, 0));
+        } else {
+            if (qos.paths() != 1) {
+                throw new SubscriptionRejectedException("a subscription across clouds takes one path; " + qos.paths() + " asked");
+            }
+            List<String> clouds = cloudPath(originCloud, subscriberCloud);
+            if (clouds == null) {
+                throw new SubscriptionRejectedException("no border links lead from cloud " + originCloud + " to cloud "
+                        + subscriberCloud);
+            }
+            crossings = reserveBorders(id, v, qos, clouds, releases);
             long delays = crossings.stream().mapToLong(Link::delayNanos).sum();
             long share = (qos.latencyBoundNanos() - delays) / clouds.size();
             if (share < QosSpec.MIN_LATENCY_BOUND.toNanos()) {
+                releases.forEach(Runnable::run);
                 throw new SubscriptionRejectedException(String.format("the border links take %.1f ms of the %.1f ms bound,"
                         + " leaving too little for %d clouds", delays / 1e6, qos.latencyBoundNanos() / 1e6, clouds.size()));
             }
-            List<CrossCloudSubscription.Segment> segments = new ArrayList<>();
             for (int i = 0; i < clouds.size(); i++) {
-                String cloud = clouds.get(i);
-                BrokerConnection leaf = leaves.get(cloud);
                 boolean last = i == clouds.size() - 1;
                 String exitRouter = last ? subscriberRouter : crossings.get(i).from().id();
                 String exitLink = last ? subscriberLink : crossings.get(i).to().id();
-                if (i > 0) {
-                    String entry = crossings.get(i - 1).to().id();
-                    markRelay(cloud, v.name()); // before declaring: a relay must never pass for the origin
-                    leaf.declare(new VariableDeclaration(v.name(), entry, v.frameBytes(), v.interval(), v.serviceClass(),
-                            v.correlationGroup()));
-                }
+                String entry = i > 0 ? crossings.get(i - 1).to().id() : null;
                 QosSpec part = QosSpec.builder().interval(qos.interval()).latencyBound(Duration.ofNanos(share)).paths(1)
                         .serviceClass(qos.serviceClass()).correlationGroup(qos.correlationGroup()).build();
                 long after = (clouds.size() - 1 - i) * share;
@@ -216,51 +295,149 @@ public final class ParentBroker {
                     after += crossings.get(j).delayNanos();
                     restAfter += crossings.get(j).minTransitNanos(v.frameBytes() + SubscriptionRequest.PACKET_OVERHEAD);
                 }
-                BrokerSubscription s;
-                try {
-                    s = leaf.subscribe(v.name(), exitRouter, exitLink, part, Duration.ofNanos(after),
-                            Duration.ofNanos(restAfter));
-                } catch (SubscriptionRejectedException e) {
-                    throw new SubscriptionRejectedException("cloud " + cloud + ": " + e.reason());
-                }
-                undo.push(() -> leaf.unsubscribe(s.id()));
-                segments.add(segment(cloud, leaf, s, last ? null : exitLink, share));
+                legs.add(new LegPlan(clouds.get(i), entry, exitRouter, exitLink, last ? null : exitLink, part, after,
+                        restAfter));
             }
-            CrossCloudSubscription c = remember(new CrossCloudSubscription(id, variable, v.id(), v.frameBytes(),
-                    subscriberRouter, subscriberLink, qos, segments, crossings.stream().map(Link::name).toList()));
-            undo.clear();
-            return c;
-        } finally {
-            undo.run();
+        }
+        ParentIntent intent = new ParentIntent(ParentIntent.SCHEMA, id, ParentIntent.Action.SUBSCRIBE, v.name(),
+                subscriberRouter, subscriberLink, QosDocument.of(qos), legs.stream().map(l -> new ParentIntent.Leg(l.cloud(),
+                l.exitRouter(), l.exitLink(), l.qos().latencyBoundNanos(), ParentIntent.LegState.PLANNED, null)).toList());
+        if (store != null) {
+            try {
+                store.begin(intent, id + 1);
+            } catch (Exception e) {
+                releases.forEach(Runnable::run);
+                throw new IllegalStateException("cannot record the intent of subscription " + id + ": " + e.getMessage(), e);
+            }
+        }
+        nextId = id + 1;
+        pending.put(id, intent);
+        return new Plan(id, v, crossings, legs);
+    }
+
+    /** Records an intent's progress before the next step, so a restart knows what the leaves may hold. */
+    private ParentIntent progress(ParentIntent intent) {
+        if (store != null) {
+            try {
+                store.update(intent);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot record the progress of subscription " + intent.id() + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        synchronized (this) {
+            pending.put(intent.id(), intent);
+        }
+        return intent;
+    }
+
+    /**
+     * Undoes an unfinished subscription: tears down the legs made, and the leg whose answer never
+     * came if the leaf holds it (one subscription of the leg's variable, router, link and bound that
+     * no other subscription of the parent holds); then frees its border links and forgets it.
+     *
+     * @throws IllegalStateException if a leaf cannot be reached, or an unanswered leg is ambiguous:
+     *                               the intent stays, to be retried at the next start
+     */
+    private void undo(ParentIntent intent) {
+        for (ParentIntent.Leg leg : intent.legs()) {
+            LeafBroker leaf = leaves.get(leg.cloud());
+            if (leg.state() == ParentIntent.LegState.MADE) {
+                leaf.unsubscribe(leg.leafSubscriptionId()); // false if gone already: fine
+            } else if (leg.state() == ParentIntent.LegState.CALLING) {
+                Set<Long> held = held(leg.cloud());
+                List<BrokerSubscription> orphans = leaf.subscriptions().stream()
+                        .filter(s -> !held.contains(s.id()) && s.variable().equals(intent.variable())
+                                && s.subscriberRouter().equals(leg.router()) && s.subscriberLink().equals(leg.link())
+                                && s.qos().latencyBoundNanos() == leg.boundNanos())
+                        .toList();
+                if (orphans.size() > 1) {
+                    throw new IllegalStateException("cloud " + leg.cloud() + " holds " + orphans.size()
+                            + " subscriptions that may be the unanswered leg: ids " + orphans.stream()
+                            .map(BrokerSubscription::id).toList());
+                }
+                orphans.forEach(o -> leaf.unsubscribe(o.id()));
+            }
+        }
+        synchronized (this) {
+            for (int i = 0; i < intent.legs().size(); i++) {
+                borderAdmission.release(borderId(intent.id(), i)); // nothing if never reserved
+            }
+            if (store != null) {
+                try {
+                    store.forget(intent.id());
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot forget the intent of subscription " + intent.id() + ": "
+                            + e.getMessage(), e);
+                }
+            }
+            pending.remove(intent.id());
         }
     }
 
-    /** Tears a subscription down in every cloud and frees its border links; false if unknown. */
-    public synchronized boolean unsubscribe(long id) {
-        CrossCloudSubscription s = subscriptions.get(id);
-        if (s == null) {
-            return false;
+    /** The leaf subscription ids of a cloud that the parent's subscriptions and other intents hold. */
+    private synchronized Set<Long> held(String cloud) {
+        Set<Long> ids = new HashSet<>();
+        subscriptions.values().forEach(s -> s.segments().stream().filter(g -> g.cloud().equals(cloud))
+                .forEach(g -> ids.add(g.leafSubscriptionId())));
+        pending.values().forEach(i -> i.legs().stream().filter(l -> l.cloud().equals(cloud) && l.leafSubscriptionId() != null)
+                .forEach(l -> ids.add(l.leafSubscriptionId())));
+        return ids;
+    }
+
+    /**
+     * Tears a subscription down in every cloud and frees its border links; false if unknown. The
+     * teardown is recorded first: if a leaf cannot be reached the subscription stays, and asking
+     * again, or the next start, finishes the job.
+     */
+    public boolean unsubscribe(long id) {
+        CrossCloudSubscription s;
+        synchronized (this) {
+            s = subscriptions.get(id);
+            if (s == null) {
+                return false;
+            }
+            ParentIntent teardown = ParentIntent.teardown(s);
+            if (store != null) {
+                try {
+                    store.update(teardown);
+                } catch (Exception e) {
+                    throw new IllegalStateException("cannot record the teardown of subscription " + id + ": "
+                            + e.getMessage(), e);
+                }
+            }
+            pending.put(id, teardown);
         }
-        // every leaf first: if one cannot be reached, the subscription stays, and asking again finishes the job
         for (CrossCloudSubscription.Segment seg : s.segments()) {
             leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId()); // false if gone already: fine
         }
-        if (store != null) {
-            try {
-                store.remove(id);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot record the removal of subscription " + id + ": " + e.getMessage(), e);
+        synchronized (this) {
+            if (subscriptions.remove(id) == null) {
+                return true; // a concurrent teardown finished first
             }
-        }
-        subscriptions.remove(id);
-        for (int i = 0; i < s.borderLinks().size(); i++) {
-            borderAdmission.release(borderId(id, i));
+            if (store != null) {
+                try {
+                    store.removed(id);
+                } catch (Exception e) {
+                    subscriptions.put(id, s);
+                    throw new IllegalStateException("cannot record the removal of subscription " + id + ": " + e.getMessage(), e);
+                }
+            }
+            pending.remove(id);
+            for (int i = 0; i < s.borderLinks().size(); i++) {
+                borderAdmission.release(borderId(id, i));
+            }
         }
         return true;
     }
 
     public synchronized List<CrossCloudSubscription> subscriptions() {
         return List.copyOf(subscriptions.values());
+    }
+
+    /** The ids of operations begun and not finished: under way, or left by a failed undo for the next start. */
+    public synchronized Set<Long> pending() {
+        return Set.copyOf(pending.keySet());
     }
 
     /** Bytes per second reserved for a class on a border link. */
@@ -280,32 +457,16 @@ public final class ParentBroker {
         }
     }
 
-    /** Records a subscription, in the store first; the caller undoes the leaves' work if this throws. */
-    private CrossCloudSubscription remember(CrossCloudSubscription s) {
-        if (store != null) {
-            try {
-                store.put(s, nextId);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot record subscription " + s.id() + ": " + e.getMessage(), e);
-            }
-        }
-        subscriptions.put(s.id(), s);
-        return s;
-    }
-
     /**
      * A segment with the hops its leaf admitted; {@code crossTo} is the next cloud's entry router,
      * which the segment's last hop leads to (null in the subscriber's cloud).
      */
-    private static CrossCloudSubscription.Segment segment(String cloud, BrokerConnection leaf, BrokerSubscription s,
+    private static CrossCloudSubscription.Segment segment(String cloud, LeafBroker leaf, BrokerSubscription s,
                                                           String crossTo, long bound) {
         List<HopDocument> hops;
         try {
-            SubscriptionDocument d = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
-                    .readValue(leaf.request("GET", "/subscriptions/" + s.id(), null).body(), SubscriptionDocument.class);
-            hops = new ArrayList<>(d.paths().get(0));
-        } catch (java.io.IOException | RuntimeException e) {
+            hops = new ArrayList<>(leaf.hops(s.id()));
+        } catch (RuntimeException e) {
             throw new IllegalStateException("cannot read subscription " + s.id() + " back from cloud " + cloud + ": " + e, e);
         }
         if (crossTo != null) {
@@ -317,7 +478,7 @@ public final class ParentBroker {
 
     /** The cloud where the variable is published (not relayed), and its declaration there. */
     private Map.Entry<String, DeclaredVariable> origin(String variable) throws SubscriptionRejectedException {
-        for (Map.Entry<String, BrokerConnection> leaf : new TreeMap<>(leaves).entrySet()) {
+        for (Map.Entry<String, LeafBroker> leaf : new TreeMap<>(leaves).entrySet()) {
             if (relays.contains(leaf.getKey() + "|" + variable)) {
                 continue;
             }
@@ -355,8 +516,11 @@ public final class ParentBroker {
         return null;
     }
 
-    /** Per consecutive pair of clouds, the border link of least delay that has the bandwidth; reserved. */
-    private List<Link> reserveBorders(long id, DeclaredVariable v, QosSpec qos, List<String> clouds, Undo undo)
+    /**
+     * Per consecutive pair of clouds, the border link of least delay that has the bandwidth;
+     * reserved, and its release added to {@code releases}. On a refusal, what was reserved is released.
+     */
+    private List<Link> reserveBorders(long id, DeclaredVariable v, QosSpec qos, List<String> clouds, List<Runnable> releases)
             throws SubscriptionRejectedException {
         List<Link> chosen = new ArrayList<>();
         for (int i = 0; i + 1 < clouds.size(); i++) {
@@ -378,9 +542,10 @@ public final class ParentBroker {
                 reason = ((AdmissionResult.Rejected) result).reason();
             }
             if (taken == null) {
+                releases.forEach(Runnable::run);
                 throw new SubscriptionRejectedException("border " + a + " -> " + b + ": " + reason);
             }
-            undo.push(() -> borderAdmission.release(bid));
+            releases.add(() -> borderAdmission.release(bid));
             chosen.add(taken);
         }
         return chosen;
@@ -388,29 +553,5 @@ public final class ParentBroker {
 
     private static long borderId(long id, int crossing) {
         return id * 64 + crossing;
-    }
-
-    /** What to take back if a subscription fails half way, most recent first. */
-    private static final class Undo {
-        private final ArrayDeque<Runnable> steps = new ArrayDeque<>();
-
-        void push(Runnable step) {
-            steps.push(step);
-        }
-
-        void clear() {
-            steps.clear();
-        }
-
-        /** Runs every step, even after one fails; failures are logged, since the original outcome stands. */
-        void run() {
-            while (!steps.isEmpty()) {
-                try {
-                    steps.pop().run();
-                } catch (RuntimeException e) {
-                    LOG.error("undoing part of a refused subscription failed; it may be left behind: {}", e.toString());
-                }
-            }
-        }
     }
 }

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.gridstat.broker.api.ManagementApi;
 import org.gridstat.broker.api.ParentRoutes;
@@ -24,6 +23,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ParentService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ParentService.class);
+    /** Requests served at once; more wait in the pool's queue. */
+    static final int WORKERS = 4;
+    /** Requests waiting for a worker; beyond, the API answers 503. */
+    static final int QUEUED = 64;
 
     /**
      * @param leaves each cloud's leaf replicas' API addresses
@@ -52,11 +55,13 @@ public final class ParentService implements AutoCloseable {
                 Duration.ofSeconds(10));
         ExecutorService worker = null;
         try {
-            Map<String, BrokerConnection> leaves = s.leaves().entrySet().stream().collect(Collectors.toMap(
-                    Map.Entry::getKey, e -> BrokerConnection.connect(e.getValue(), Duration.ofSeconds(10), Duration.ofSeconds(15))));
+            Map<String, LeafBroker> leaves = LeafBroker.over(s.leaves().entrySet().stream().collect(Collectors.toMap(
+                    Map.Entry::getKey, e -> BrokerConnection.connect(e.getValue(), Duration.ofSeconds(10), Duration.ofSeconds(15)))));
             ParentBroker parent = new ParentBroker(s.borders(), leaves, ParentBroker.routersOf(leaves),
                     new ParentStore(zk.client(), s.root()));
-            worker = Executors.newSingleThreadExecutor(r -> {
+            // a few requests at once: the parent calls the leaves outside its lock, so one slow leaf holds up only its own
+            worker = new java.util.concurrent.ThreadPoolExecutor(WORKERS, WORKERS, 0, java.util.concurrent.TimeUnit.SECONDS,
+                    new java.util.concurrent.ArrayBlockingQueue<>(QUEUED), r -> {
                 Thread t = new Thread(r, "gridstat-parent-broker");
                 t.setDaemon(true);
                 return t;

@@ -12,7 +12,8 @@ import org.gridstat.core.model.VariableId;
 
 /**
  * The parent broker's cross-cloud subscriptions in ZooKeeper, one JSON document each under
- * {@code <root>/subscriptions/<id>} (layout in {@code docs/broker-state.md}).
+ * {@code <root>/subscriptions/<id>}, and its intents, the operations begun and not finished, under
+ * {@code <root>/intents/<id>} (layout in {@code docs/broker-state.md}).
  */
 public final class ParentStore {
     private static final int SCHEMA = 1;
@@ -32,6 +33,72 @@ public final class ParentStore {
         this.root = root;
         zk.createContainers(root + "/subscriptions");
         zk.createContainers(root + "/relays");
+        zk.createContainers(root + "/intents");
+    }
+
+    /** The intents left by a parent that stopped before finishing them, by id. */
+    List<ParentIntent> intents() throws Exception {
+        List<ParentIntent> out = new ArrayList<>();
+        String parent = root + "/intents";
+        for (String child : zk.getChildren().forPath(parent)) {
+            ParentIntent i;
+            try {
+                i = JSON.readValue(zk.getData().forPath(parent + "/" + child), ParentIntent.class);
+            } catch (IOException e) {
+                throw new IllegalStateException("unreadable parent intent " + parent + "/" + child + ": " + e.getMessage(), e);
+            }
+            if (i.schema() != ParentIntent.SCHEMA) {
+                throw new IllegalStateException(parent + "/" + child + " has schema " + i.schema() + "; this broker reads "
+                        + ParentIntent.SCHEMA);
+            }
+            out.add(i);
+        }
+        out.sort(Comparator.comparingLong(ParentIntent::id));
+        return out;
+    }
+
+    /** Records a subscription's intent and the next id, in one transaction, before any leaf is called. */
+    void begin(ParentIntent intent, long nextId) throws Exception {
+        byte[] next = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(nextId).array();
+        if (zk.checkExists().forPath(root + "/next-id") == null) {
+            zk.create().orSetData().forPath(root + "/next-id", next);
+        }
+        zk.transaction().forOperations(
+                zk.transactionOp().create().forPath(root + "/intents/" + intent.id(), JSON.writeValueAsBytes(intent)),
+                zk.transactionOp().setData().forPath(root + "/next-id", next));
+    }
+
+    /** Records an intent's progress (a leg called, a leg made), or a teardown's start. */
+    void update(ParentIntent intent) throws Exception {
+        zk.create().orSetData().forPath(root + "/intents/" + intent.id(), JSON.writeValueAsBytes(intent));
+    }
+
+    /** The subscription made: stored, and its intent gone, in one transaction. */
+    void complete(CrossCloudSubscription s) throws Exception {
+        zk.transaction().forOperations(
+                zk.transactionOp().create().forPath(root + "/subscriptions/" + s.id(), JSON.writeValueAsBytes(stored(s))),
+                zk.transactionOp().delete().forPath(root + "/intents/" + s.id()));
+    }
+
+    /** An intent undone or finished with nothing more to record. */
+    void forget(long id) throws Exception {
+        zk.delete().quietly().forPath(root + "/intents/" + id);
+    }
+
+    /** A subscription torn down: it and its teardown intent gone, in one transaction. */
+    void removed(long id) throws Exception {
+        if (zk.checkExists().forPath(root + "/intents/" + id) == null) {
+            remove(id);
+            return;
+        }
+        zk.transaction().forOperations(
+                zk.transactionOp().delete().forPath(root + "/subscriptions/" + id),
+                zk.transactionOp().delete().forPath(root + "/intents/" + id));
+    }
+
+    private static Stored stored(CrossCloudSubscription s) {
+        return new Stored(SCHEMA, s.id(), s.variable(), s.variableId().value(), s.frameBytes(), s.subscriberRouter(),
+                s.subscriberLink(), QosDocument.of(s.qos()), s.segments(), s.borderLinks());
     }
 
     /** The next subscription id: above every id ever given, deleted ones included. */
@@ -88,9 +155,7 @@ public final class ParentStore {
             zk.create().orSetData().forPath(root + "/next-id", next);
         }
         zk.transaction().forOperations(
-                zk.transactionOp().create().forPath(root + "/subscriptions/" + s.id(), JSON.writeValueAsBytes(new Stored(SCHEMA,
-                        s.id(), s.variable(), s.variableId().value(), s.frameBytes(), s.subscriberRouter(), s.subscriberLink(),
-                        QosDocument.of(s.qos()), s.segments(), s.borderLinks()))),
+                zk.transactionOp().create().forPath(root + "/subscriptions/" + s.id(), JSON.writeValueAsBytes(stored(s))),
                 zk.transactionOp().setData().forPath(root + "/next-id", next));
     }
 
