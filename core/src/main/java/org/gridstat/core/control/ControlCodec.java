@@ -40,7 +40,7 @@ import org.gridstat.core.sched.FlowSpec;
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
  *                 f64 arrival rate | f64 departure rate)
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
- *                  m x (string link | values figures); at most 32 links
+ *                  m x (string link (1..255 bytes) | values figures); at most 32 links
  *   values:        u16 n (at most 24) | n x (string name (1..48 bytes) | u64 count)
  * </pre>
  *

@@ -126,8 +126,10 @@ public sealed interface ControlMessage {
         public static final int MAX_VALUES = 24;
         /** Most out-links in one report. */
         public static final int MAX_LINKS = 32;
-        /** Longest name, in UTF-8 bytes. */
+        /** Longest name of a value, in UTF-8 bytes. */
         public static final int MAX_NAME = 48;
+        /** Longest link name, in UTF-8 bytes. */
+        public static final int MAX_LINK_NAME = 255;
 
         public RouterReport {
             if (timeMillis < 0) {
@@ -139,7 +141,7 @@ public sealed interface ControlMessage {
                 throw new IllegalArgumentException(links.size() + " links in one report, at most " + MAX_LINKS);
             }
             java.util.Map<String, java.util.Map<String, Long>> l = new java.util.LinkedHashMap<>();
-            links.forEach((name, figures) -> l.put(name(name), group("link " + name, figures)));
+            links.forEach((name, figures) -> l.put(name(name, MAX_LINK_NAME), group("link " + name, figures)));
             links = java.util.Collections.unmodifiableMap(l);
         }
 
@@ -152,15 +154,15 @@ public sealed interface ControlMessage {
                 if (v == null || v < 0) {
                     throw new IllegalArgumentException(what + ": " + name + " must be a count, got " + v);
                 }
-                copy.put(name(name), v);
+                copy.put(name(name, MAX_NAME), v);
             });
             return java.util.Collections.unmodifiableMap(copy);
         }
 
-        private static String name(String name) {
+        private static String name(String name, int max) {
             int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-            if (bytes == 0 || bytes > MAX_NAME) {
-                throw new IllegalArgumentException("a name of " + bytes + " bytes, 1 to " + MAX_NAME + " allowed");
+            if (bytes == 0 || bytes > max) {
+                throw new IllegalArgumentException("a name of " + bytes + " bytes, 1 to " + max + " allowed");
             }
             return name;
         }

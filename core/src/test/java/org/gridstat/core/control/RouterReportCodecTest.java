@@ -41,7 +41,7 @@ class RouterReportCodecTest {
         }
         Map<String, Map<String, Long>> links = new LinkedHashMap<>();
         for (int i = 0; i < RouterReport.MAX_LINKS; i++) {
-            links.put(("l" + i + "y".repeat(RouterReport.MAX_NAME)).substring(0, RouterReport.MAX_NAME), full);
+            links.put(("l" + i + "y".repeat(RouterReport.MAX_LINK_NAME)).substring(0, RouterReport.MAX_LINK_NAME), full);
         }
         RouterReport big = new RouterReport(1, full, full, links);
         ControlFrame f = decode(ControlCodec.encode(1, big));
@@ -59,6 +59,8 @@ class RouterReportCodecTest {
         assertThrows(IllegalArgumentException.class, () -> new RouterReport(1, tooMany, Map.of(), Map.of()));
         assertThrows(IllegalArgumentException.class, () -> new RouterReport(1, Map.of("x".repeat(RouterReport.MAX_NAME + 1),
                 1L), Map.of(), Map.of()));
+        assertThrows(IllegalArgumentException.class, () -> new RouterReport(1, Map.of(), Map.of(),
+                Map.of("l".repeat(RouterReport.MAX_LINK_NAME + 1), Map.of())));
 
         RouterReport one = new RouterReport(1, Map.of("received", 5L), Map.of(), Map.of());
         byte[] negative = ControlCodec.encode(1, one);

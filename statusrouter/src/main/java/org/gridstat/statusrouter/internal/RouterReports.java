@@ -1,5 +1,6 @@
 package org.gridstat.statusrouter.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +34,16 @@ final class RouterReports {
         Map<String, Long> drops = new LinkedHashMap<>();
         c.dropped().forEach((reason, n) -> drops.put(reason.name(), n));
         List<RouterReport> out = new ArrayList<>();
+        long unnamed = c.links().keySet().stream()
+                .filter(n -> n.getBytes(StandardCharsets.UTF_8).length > RouterReport.MAX_LINK_NAME).count();
+        if (unnamed > 0) {
+            totals.put("linksNotReported", unnamed); // their names are too long to report
+        }
         Map<String, Map<String, Long>> links = new LinkedHashMap<>();
         for (Map.Entry<String, LinkStatistics> e : c.links().entrySet()) {
+            if (e.getKey().getBytes(StandardCharsets.UTF_8).length > RouterReport.MAX_LINK_NAME) {
+                continue;
+            }
             links.put(e.getKey(), figures(e.getValue(), c.linkCounters().get(e.getKey())));
             if (links.size() == RouterReport.MAX_LINKS) {
                 out.add(new RouterReport(nowMillis, totals, drops, links));
