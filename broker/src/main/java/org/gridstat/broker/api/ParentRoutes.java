@@ -52,7 +52,8 @@ public final class ParentRoutes implements ManagementApi.Routes {
     private ApiResponse answer(String key, long id, byte[] body) {
         switch (key) {
             case "GET /status":
-                return ApiResponse.ok(Map.of("role", "parent", "subscriptions", parent.subscriptions().size()));
+                return ApiResponse.ok(Map.of("role", "parent", "subscriptions", parent.subscriptions().size(),
+                        "pending", parent.pending().size()));
             case "GET /openapi.yaml":
                 return new ApiResponse(200, OpenApi.text("parent-openapi.yaml"));
             case "GET /topology":

@@ -149,7 +149,9 @@ public final class ParentBroker {
             try {
                 if (i.action() == ParentIntent.Action.UNSUBSCRIBE) {
                     LOG.info("finishing the teardown of subscription {}, begun before the parent stopped", i.id());
-                    unsubscribe(i.id());
+                    if (!unsubscribe(i.id())) {
+                        forget(i.id()); // the subscription is gone already
+                    }
                 } else {
                     LOG.info("undoing subscription {}, begun before the parent stopped", i.id());
                     undo(i);
@@ -363,16 +365,19 @@ public final class ParentBroker {
             for (int i = 0; i < intent.legs().size(); i++) {
                 borderAdmission.release(borderId(intent.id(), i)); // nothing if never reserved
             }
-            if (store != null) {
-                try {
-                    store.forget(intent.id());
-                } catch (Exception e) {
-                    throw new IllegalStateException("cannot forget the intent of subscription " + intent.id() + ": "
-                            + e.getMessage(), e);
-                }
-            }
-            pending.remove(intent.id());
+            forget(intent.id());
         }
+    }
+
+    private synchronized void forget(long id) {
+        if (store != null) {
+            try {
+                store.forget(id);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot forget the intent of subscription " + id + ": " + e.getMessage(), e);
+            }
+        }
+        pending.remove(id);
     }
 
     /** The leaf subscription ids of a cloud that the parent's subscriptions and other intents hold. */

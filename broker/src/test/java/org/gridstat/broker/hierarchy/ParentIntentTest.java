@@ -242,6 +242,17 @@ class ParentIntentTest {
         assertEquals(List.of(), new ParentStore(client, "/parent").load());
     }
 
+    @Test
+    void aTeardownIntentOfASubscriptionGoneAlreadyIsForgotten() throws Exception {
+        ParentStore store = new ParentStore(client, "/parent");
+        store.update(new ParentIntent(ParentIntent.SCHEMA, 7, ParentIntent.Action.UNSUBSCRIBE, WEST_VAR, "e2", "cc",
+                org.gridstat.core.management.QosDocument.of(QOS), List.of()));
+        ParentBroker parent = parent();
+        assertEquals(java.util.Set.of(), parent.pending());
+        assertEquals(List.of(), store.intents());
+        assertTrue(parent.subscribe(WEST_VAR, "e2", "cc", QOS).id() > 7, "an intent's id is never given again");
+    }
+
     private static void parkForever() {
         try {
             new CountDownLatch(1).await();
