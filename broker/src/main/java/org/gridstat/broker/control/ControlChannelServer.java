@@ -192,18 +192,21 @@ public final class ControlChannelServer implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf body) {
             ControlFrame f = ControlCodec.decode(body.nioBuffer());
             if (!f.valid()) {
-                refuse(ctx, -1, AlarmLog.Kind.MALFORMED_FRAME, "malformed control frame: " + f.reject() + " (" + f.detail() + ")");
+                refuse(ctx, -1, AlarmLog.Kind.MALFORMED_FRAME,
+                        "malformed control frame: " + f.reject() + " (" + f.detail() + ")");
                 return;
             }
             String router = ctx.channel().attr(ROUTER).get();
             ControlMessage m = f.message();
             if (router == null) {
                 if (!(m instanceof ControlMessage.Hello hello)) {
-                    refuse(ctx, f.sequence(), AlarmLog.Kind.PROTOCOL_VIOLATION, "the first message must be Hello, got " + m.getClass().getSimpleName());
+                    refuse(ctx, f.sequence(), AlarmLog.Kind.PROTOCOL_VIOLATION,
+                            "the first message must be Hello, got " + m.getClass().getSimpleName());
                     return;
                 }
                 if (!knownRouters.contains(hello.routerId())) {
-                    refuse(ctx, f.sequence(), AlarmLog.Kind.UNKNOWN_ROUTER, "no router '" + hello.routerId() + "' in this broker's topology");
+                    refuse(ctx, f.sequence(), AlarmLog.Kind.UNKNOWN_ROUTER,
+                            "no router '" + hello.routerId() + "' in this broker's topology");
                     return;
                 }
                 greet(ctx.channel(), hello.routerId());
@@ -220,9 +223,11 @@ public final class ControlChannelServer implements AutoCloseable {
                 if (s != null) {
                     s.remove(nack.sequence());
                 }
-                outcomes.refused(router, nack.sequence(), AlarmLog.clean(nack.reason(), AlarmLog.MAX_MESSAGE));
-                alarms.raise(router, AlarmLog.Kind.INSTALL_REFUSED, nack.reason()); // no sequence: repeats fold
-                LOG.warn("router {} refused #{}: {}", router, nack.sequence(), nack.reason());
+                String reason = AlarmLog.clean(nack.reason(), AlarmLog.MAX_MESSAGE);
+                InstallOutcomes.Refusal install = outcomes.refused(router, nack.sequence(), reason);
+                // no sequence number in the alarm: the same refusal repeated folds into one
+                alarms.raise(router, install != null ? AlarmLog.Kind.INSTALL_REFUSED : AlarmLog.Kind.GENERAL, reason);
+                LOG.warn("router {} refused #{}: {}", router, nack.sequence(), reason);
             } else if (m instanceof ControlMessage.FlowReport report) {
                 int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()));
                 if (ignored > 0) {
@@ -233,7 +238,8 @@ public final class ControlChannelServer implements AutoCloseable {
                     LOG.debug("router {} reported more than {} links; the rest are not kept", router, CounterReports.MAX_LINKS);
                 }
             } else {
-                refuse(ctx, f.sequence(), AlarmLog.Kind.PROTOCOL_VIOLATION, "a router may not send " + m.getClass().getSimpleName());
+                refuse(ctx, f.sequence(), AlarmLog.Kind.PROTOCOL_VIOLATION,
+                        "a router may not send " + m.getClass().getSimpleName());
             }
         }
 
