@@ -117,6 +117,35 @@ class BrokerReplicaTest {
     }
 
     @Test
+    void aNewLeaderNeverReusesTheIdsOfFlowsTornDownBeforeIt() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            BrokerReplica first = replica(zk.client(), "one", topology());
+            awaitLeader(first);
+            BrokerReplica second = replica(zk.client(), "two", null);
+            QosBroker leader = first.leading();
+            leader.declare("sub1/pmu1/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            leader.declare("sub1/pmu2/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            assertInstanceOf(AdmissionResult.Admitted.class, leader.subscribe("sub1/pmu1/freq", "c", "cc", twoPaths()).join());
+            assertInstanceOf(AdmissionResult.Admitted.class, leader.subscribe("sub1/pmu2/freq", "c", "cc", twoPaths()).join());
+            long highestUsed = leader.flows().values().stream().flatMap(List::stream).mapToLong(f -> f.spec().flowId())
+                    .max().orElseThrow();
+            assertTrue(leader.unsubscribe(2), "the flows with the highest ids are torn down");
+
+            first.close();
+            awaitLeader(second);
+            QosBroker resumed = second.leading();
+            resumed.declare("sub1/pmu3/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            assertInstanceOf(AdmissionResult.Admitted.class, resumed.subscribe("sub1/pmu3/freq", "c", "cc", twoPaths()).join());
+            long lowestNew = resumed.flows().values().stream().flatMap(List::stream)
+                    .filter(f -> f.variableId() == resumed.variables().stream()
+                            .filter(v -> v.name().equals("sub1/pmu3/freq")).findFirst().orElseThrow().id())
+                    .mapToLong(f -> f.spec().flowId()).min().orElseThrow();
+            assertTrue(lowestNew > highestUsed, "new flow ids start above " + highestUsed + ", got " + lowestNew);
+            second.close();
+        }
+    }
+
+    @Test
     void aDeposedLeadersChangesAreFencedOut() throws Exception {
         try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
             ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/fence");
