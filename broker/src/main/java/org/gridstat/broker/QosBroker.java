@@ -361,7 +361,7 @@ public final class QosBroker implements AutoCloseable {
                 continue;
             }
             try {
-                ControlCodec.encode(0, c.install());
+                ControlCodec.checkEncodable(c.install());
             } catch (RuntimeException e) {
                 return "the flow for router " + c.router() + " over '" + c.install().link()
                         + "' cannot be sent to it: " + e.getMessage();
