@@ -74,11 +74,11 @@ public final class StoredAdmissionRun {
             SubscriptionRequest request = new SubscriptionRequest(i, VariableId.of(i), "r" + from, "r" + to, 260, qos,
                     "cc", 16_666_667L);
             CompletableFuture<?> f = !keyed ? broker.subscribeAsync(request)
-                    : broker.once(java.util.UUID.randomUUID().toString(), "fingerprint",
+                    : broker.<Object>once(java.util.UUID.randomUUID().toString(), "fingerprint",
                             c -> new org.gridstat.broker.store.RememberedRequest.Answer(201,
                                     com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
                                             .put("id", c.putSubscription().id())),
-                            () -> broker.subscribeAsync(request), r -> r);
+                            () -> broker.subscribeAsync(request).thenApply(r -> r), r -> r);
             inFlight.add(f);
             if (inFlight.size() == IN_FLIGHT) {
                 inFlight.poll().join();
