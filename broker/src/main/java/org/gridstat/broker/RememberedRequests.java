@@ -52,8 +52,4 @@ final class RememberedRequests {
         byKey.put(r.key(), new Entry(r, durable));
         return forgotten;
     }
-
-    int size() {
-        return byKey.size();
-    }
 }

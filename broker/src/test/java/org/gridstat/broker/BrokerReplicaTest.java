@@ -146,6 +146,37 @@ class BrokerReplicaTest {
     }
 
     @Test
+    void aRememberedRequestIsStoredWithItsChangeAndForgottenOnlyWithALaterOne() throws Exception {
+        RememberedRequests table = new RememberedRequests(2);
+        var done = java.util.concurrent.CompletableFuture.<Void>completedFuture(null);
+        var a = new org.gridstat.broker.store.RememberedRequest("a", "fa", 201, null);
+        var b = new org.gridstat.broker.store.RememberedRequest("b", "fb", 204, null);
+        var c = new org.gridstat.broker.store.RememberedRequest("c", "fc", 200,
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("id", 3));
+        assertEquals(List.of(), table.add(a, done));
+        assertEquals(List.of(), table.add(b, done));
+        assertEquals(List.of("a"), table.add(c, done), "the oldest makes room");
+        assertNull(table.get("a"));
+        assertEquals(c, table.get("c").request());
+
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/keys");
+            store.ensureLayout();
+            store.topology(topology());
+            int epoch = store.claimEpoch();
+            var journal = store.journal(epoch);
+            var x = new org.gridstat.broker.catalog.PublishedVariable("x/a", 1, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            var y = new org.gridstat.broker.catalog.PublishedVariable("x/b", 2, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            journal.record(StateChange.declared(x).withRemembered(a, List.of())).join();
+            journal.record(StateChange.declared(y).withRemembered(b, List.of()).withNextFlowId(17)).join();
+            assertEquals(List.of(a, b), store.load(topology(), epoch).remembered(), "oldest first");
+            assertEquals(17, store.load(topology(), epoch).nextFlowId(), "the next flow id is in the journal");
+            journal.record(StateChange.removed(0).withRemembered(c, List.of("a"))).join();
+            assertEquals(List.of(b, c), store.load(topology(), epoch).remembered(), "a forgotten only with c's change");
+        }
+    }
+
+    @Test
     void aDeposedLeadersChangesAreFencedOut() throws Exception {
         try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
             ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/fence");
