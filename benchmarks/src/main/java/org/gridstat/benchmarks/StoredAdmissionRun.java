@@ -25,10 +25,13 @@ import org.gridstat.core.model.VariableId;
  * 1,000-router topology admits 60 Hz HRT subscriptions with k = 2 between random routers, each
  * recorded (subscription and every flow it adds, one transaction) in an embedded ZooKeeper that
  * syncs its log to disk, with up to 256 admissions in flight; then it tears them all down. The
- * same runs with a memory-only journal for comparison. Arguments: [subscriptions] [rounds].
+ * same runs with a memory-only journal for comparison. Arguments: [subscriptions] [rounds] [keyed]:
+ * with {@code keyed}, each admission is made as a request with an idempotency key, stored in its
+ * transaction (what the management API does for a client that sends one).
  */
 public final class StoredAdmissionRun {
     private static final int IN_FLIGHT = 256;
+    private static boolean keyed;
 
     private StoredAdmissionRun() {
     }
@@ -36,6 +39,7 @@ public final class StoredAdmissionRun {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        keyed = args.length > 2 && args[2].equals("keyed");
         Topology topology = GridTopology.generate();
         System.out.printf("topology: %d routers, %d directed links; %d subscriptions per round, k = 2%n",
                 topology.routers().size(), topology.links().size(), n);
@@ -67,8 +71,14 @@ public final class StoredAdmissionRun {
         for (int i = 1; i <= n; i++) {
             int from = random.nextInt(GridTopology.ROUTERS);
             int to = (from + 1 + random.nextInt(GridTopology.ROUTERS - 1)) % GridTopology.ROUTERS;
-            CompletableFuture<AdmissionResult> f = broker.subscribeAsync(new SubscriptionRequest(i, VariableId.of(i),
-                    "r" + from, "r" + to, 260, qos, "cc", 16_666_667L));
+            SubscriptionRequest request = new SubscriptionRequest(i, VariableId.of(i), "r" + from, "r" + to, 260, qos,
+                    "cc", 16_666_667L);
+            CompletableFuture<?> f = !keyed ? broker.subscribeAsync(request)
+                    : broker.<Object>once(java.util.UUID.randomUUID().toString(), "fingerprint",
+                            c -> new org.gridstat.broker.store.RememberedRequest.Answer(201,
+                                    com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                                            .put("id", c.putSubscription().id())),
+                            () -> broker.subscribeAsync(request).thenApply(r -> r), r -> r);
             inFlight.add(f);
             if (inFlight.size() == IN_FLIGHT) {
                 inFlight.poll().join();
@@ -88,7 +98,7 @@ public final class StoredAdmissionRun {
         inFlight.forEach(CompletableFuture::join);
         long releaseNanos = System.nanoTime() - t0;
         broker.close();
-        System.out.printf("round %d, %-11s: %d admitted of %d: %.0f admissions/s; teardown %.0f/s%n", round, journal,
-                admitted, n, n / (admitNanos / 1e9), n / (releaseNanos / 1e9));
+        System.out.printf("round %d, %-11s%s: %d admitted of %d: %.0f admissions/s; teardown %.0f/s%n", round, journal,
+                keyed ? " (keyed)" : "", admitted, n, n / (admitNanos / 1e9), n / (releaseNanos / 1e9));
     }
 }

@@ -218,6 +218,9 @@ public final class BrokerReplica implements AutoCloseable {
     @Override
     public void close() {
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
             if (latch != null) {
                 try {

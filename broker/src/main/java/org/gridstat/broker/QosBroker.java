@@ -8,6 +8,9 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.gridstat.broker.admission.AdmissionController;
 import org.gridstat.broker.admission.AdmissionResult;
@@ -19,10 +22,12 @@ import org.gridstat.broker.control.ControlChannelServer;
 import org.gridstat.broker.control.RouterPresence;
 import org.gridstat.broker.install.FlowPlanner;
 import org.gridstat.broker.store.BrokerState;
+import org.gridstat.broker.store.RememberedRequest;
 import org.gridstat.broker.store.StateChange;
 import org.gridstat.broker.store.StateJournal;
 import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.control.ControlCodec;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
@@ -34,9 +39,15 @@ import org.gridstat.core.model.VariableId;
  * change is durable, installs it over the control channel. Decisions are serialised; journal
  * writes are pipelined, so admissions do not wait for each other's round trip to the store, and
  * their results complete in order. A journal failure stops the broker: what the store holds is
- * the truth, and a broker resumed from it takes over.
+ * the truth, and a broker resumed from it takes over. A change whose flows a router could not be
+ * sent is refused before it is recorded. Requests given an idempotency key are made once: the key
+ * is recorded with the change (the last {@link #REMEMBERED_REQUESTS} keys are kept) and a repeat
+ * gets the first answer, from this broker or its successor.
  */
 public final class QosBroker implements AutoCloseable {
+    /** How many keyed requests the broker remembers; a key older than these is taken as new. */
+    public static final int REMEMBERED_REQUESTS = 1000;
+
     private final Topology topology;
     private final AdmissionController admission;
     private final FlowPlanner planner;
@@ -45,6 +56,9 @@ public final class QosBroker implements AutoCloseable {
     private final StateJournal journal;
     private final ControlChannelServer control;
     private final Consumer<Throwable> onJournalFailure;
+    private final RememberedRequests remembered = new RememberedRequests(REMEMBERED_REQUESTS);
+    /** The keyed request being decided, while {@link #once} runs it under the lock. */
+    private KeyedRequest keyed;
     private long nextSubscriptionId = 1;
     private volatile Throwable failure;
 
@@ -70,6 +84,7 @@ public final class QosBroker implements AutoCloseable {
         this.onJournalFailure = onJournalFailure;
         state.variables().forEach(variables::put);
         nextSubscriptionId = Math.max(1, state.nextSubscriptionId());
+        state.remembered().forEach(remembered::load);
         for (AdmittedSubscription stored : state.subscriptions()) {
             AdmittedSubscription s = new AdmittedSubscription(stored.request(), stored.variableName(),
                     admission.restore(stored.request(), stored.admitted()), stored.flowIds());
@@ -77,6 +92,7 @@ public final class QosBroker implements AutoCloseable {
             subscriptions.put(s.id(), s);
             nextSubscriptionId = Math.max(nextSubscriptionId, s.id() + 1);
         }
+        planner.continueFlowIdsFrom(state.nextFlowId()); // above the ids of flows torn down before this broker
         this.control = new ControlChannelServer(controlBind,
                 topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence);
     }
@@ -122,6 +138,9 @@ public final class QosBroker implements AutoCloseable {
         }
         synchronized (this) {
             checkHealthy();
+            if (topology.router(subscriberRouter) == null) {
+                throw new IllegalArgumentException("no router '" + subscriberRouter + "' in the topology");
+            }
             PublishedVariable v = variables.byName(variable);
             if (v == null) {
                 return CompletableFuture.completedFuture(new AdmissionResult.Rejected(0,
@@ -160,6 +179,12 @@ public final class QosBroker implements AutoCloseable {
             admission.release(request.subscriptionId());
             throw e;
         }
+        String unsendable = unsendable(changes);
+        if (unsendable != null) {
+            planner.remove(request.subscriptionId());
+            admission.release(request.subscriptionId());
+            throw new IllegalArgumentException(unsendable);
+        }
         AdmittedSubscription s = new AdmittedSubscription(request, variableName, admitted,
                 planner.flowIdsOf(request.subscriptionId()));
         subscriptions.put(s.id(), s);
@@ -171,6 +196,16 @@ public final class QosBroker implements AutoCloseable {
      * paths and flows if the new spec cannot be admitted.
      */
     public CompletableFuture<AdmissionResult> modify(long subscriptionId, QosSpec qos) {
+        return modify(subscriptionId, current -> qos);
+    }
+
+    /**
+     * The same with the new spec made from the current one, under the broker's lock: a change of
+     * some fields keeps the others as they are at that moment.
+     *
+     * @throws IllegalArgumentException if {@code change} makes no valid spec
+     */
+    public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change) {
         synchronized (this) {
             checkHealthy();
             AdmittedSubscription old = subscriptions.get(subscriptionId);
@@ -179,6 +214,7 @@ public final class QosBroker implements AutoCloseable {
                         "no subscription " + subscriptionId));
             }
             SubscriptionRequest r = old.request();
+            QosSpec qos = change.apply(r.qos());
             SubscriptionRequest changed = new SubscriptionRequest(subscriptionId, r.variable(), r.publisherRouter(),
                     r.subscriberRouter(), r.frameBytes(), qos, r.subscriberLink(), r.publisherIntervalNanos());
             admission.release(subscriptionId);
@@ -189,6 +225,14 @@ public final class QosBroker implements AutoCloseable {
             }
             AdmissionResult.Admitted admitted = computed.followedBy(old.downstreamNanos(), old.minRestAfterNanos());
             List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
+            String unsendable = unsendable(changes);
+            if (unsendable != null) {
+                planner.remove(subscriptionId); // back to the flows and ids the routers hold
+                planner.restore(r, old.admitted(), old.flowIds());
+                admission.release(subscriptionId);
+                admission.restore(r, old.admitted());
+                throw new IllegalArgumentException(unsendable);
+            }
             AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted,
                     planner.flowIdsOf(subscriptionId));
             subscriptions.put(subscriptionId, s);
@@ -213,17 +257,117 @@ public final class QosBroker implements AutoCloseable {
         return join(unsubscribeAsync(subscriptionId));
     }
 
-    /** Records a change; once durable, sends its flow changes to the routers. Call holding the lock. */
+    /**
+     * Runs a mutating request at most once per key. A key remembered gets {@code repeat} of the
+     * first request, once that request's change is durable; a new key runs {@code work}, whose
+     * change records the key with the answer {@code answerOf} makes of the change, in the same
+     * transaction, and is answered with {@code repeat} of it too, so first answer and repeats are
+     * alike. A request that changes nothing (refused, or a declaration made before) is not
+     * remembered.
+     *
+     * @param fingerprint what the request asked, for the caller's {@code repeat} to compare
+     */
+    public <R> CompletableFuture<R> once(String key, String fingerprint,
+                                         Function<StateChange, RememberedRequest.Answer> answerOf,
+                                         Supplier<CompletableFuture<R>> work, Function<RememberedRequest, R> repeat) {
+        synchronized (this) {
+            checkHealthy();
+            RememberedRequests.Entry known = remembered.get(key);
+            if (known != null) {
+                return known.durable().thenApply(x -> repeat.apply(known.request()));
+            }
+            KeyedRequest k = new KeyedRequest(key, fingerprint, answerOf);
+            keyed = k;
+            CompletableFuture<R> done;
+            try {
+                done = work.get();
+            } finally {
+                keyed = null;
+            }
+            RememberedRequest made = k.recorded;
+            return made == null ? done : done.thenApply(x -> repeat.apply(made));
+        }
+    }
+
+    /** A keyed request being decided: what its change will remember. */
+    private static final class KeyedRequest {
+        final String key;
+        final String fingerprint;
+        final Function<StateChange, RememberedRequest.Answer> answerOf;
+        RememberedRequest recorded;
+
+        KeyedRequest(String key, String fingerprint, Function<StateChange, RememberedRequest.Answer> answerOf) {
+            this.key = key;
+            this.fingerprint = fingerprint;
+            this.answerOf = answerOf;
+        }
+    }
+
+    /**
+     * Records a change; once durable, sends its flow changes to the routers. Call holding the lock.
+     * A failure to send, after the change is stored, is reported as {@link StoredButNotInstalledException}.
+     */
     private CompletableFuture<Void> record(StateChange change, List<FlowPlanner.Change> flows) {
-        return journal.record(change.withNextSubscriptionId(nextSubscriptionId)).whenComplete((x, e) -> {
+        StateChange c = change.withNextSubscriptionId(nextSubscriptionId).withNextFlowId(planner.nextFlowId());
+        CompletableFuture<Void> durable = null;
+        KeyedRequest k = keyed;
+        if (k != null && k.recorded == null) {
+            RememberedRequest.Answer a = k.answerOf.apply(c);
+            k.recorded = new RememberedRequest(k.key, k.fingerprint, a.status(), a.body());
+            durable = new CompletableFuture<>();
+            c = c.withRemembered(k.recorded, remembered.add(k.recorded, durable));
+        }
+        CompletableFuture<Void> written = journal.record(c).whenComplete((x, e) -> {
             if (e != null) {
                 fail(e);
             }
-        }).thenRun(() -> {
+        });
+        if (durable != null) {
+            CompletableFuture<Void> d = durable;
+            written.whenComplete((x, e) -> {
+                if (e != null) {
+                    d.completeExceptionally(e);
+                } else {
+                    d.complete(null);
+                }
+            });
+        }
+        String what = describe(change);
+        return written.thenRun(() -> {
             if (failure == null) { // after a failure the next leader resynchronises the routers from the store
-                apply(flows);
+                apply(flows, what);
             }
         });
+    }
+
+    private static String describe(StateChange c) {
+        if (c.variable() != null) {
+            return "variable '" + c.variable().name() + "' declared";
+        }
+        if (c.putSubscription() != null) {
+            return "subscription " + c.putSubscription().id() + (c.newSubscription() ? " admitted" : " modified");
+        }
+        return "subscription " + c.removedSubscription() + " removed";
+    }
+
+    /**
+     * Why a router could not be sent one of these flows, or {@code null} if every one encodes: an
+     * install the control channel cannot carry must never be stored, or every broker resuming the
+     * state would fail to resynchronise that router.
+     */
+    private static String unsendable(List<FlowPlanner.Change> changes) {
+        for (FlowPlanner.Change c : changes) {
+            if (c.isRemoval()) {
+                continue;
+            }
+            try {
+                ControlCodec.checkEncodable(c.install());
+            } catch (RuntimeException e) {
+                return "the flow for router " + c.router() + " over '" + c.install().link()
+                        + "' cannot be sent to it: " + e.getMessage();
+            }
+        }
+        return null;
     }
 
     private void fail(Throwable e) {
@@ -245,13 +389,25 @@ public final class QosBroker implements AutoCloseable {
         }
     }
 
-    private void apply(List<FlowPlanner.Change> changes) {
+    /** Sends every change, even past one that fails; the first failure is reported after. */
+    private void apply(List<FlowPlanner.Change> changes, String what) {
+        RuntimeException first = null;
         for (FlowPlanner.Change c : changes) {
-            if (c.isRemoval()) {
-                control.remove(c.router(), c.removeFlowId(), c.removeVersion());
-            } else {
-                control.install(c.router(), c.install());
+            try {
+                if (c.isRemoval()) {
+                    control.remove(c.router(), c.removeFlowId(), c.removeVersion());
+                } else {
+                    control.install(c.router(), c.install());
+                }
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                }
             }
+        }
+        if (first != null) {
+            throw new StoredButNotInstalledException(what + " and stored, but sending it to the routers failed: "
+                    + first.getMessage(), first);
         }
     }
 

@@ -117,6 +117,66 @@ class BrokerReplicaTest {
     }
 
     @Test
+    void aNewLeaderNeverReusesTheIdsOfFlowsTornDownBeforeIt() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            BrokerReplica first = replica(zk.client(), "one", topology());
+            awaitLeader(first);
+            BrokerReplica second = replica(zk.client(), "two", null);
+            QosBroker leader = first.leading();
+            leader.declare("sub1/pmu1/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            leader.declare("sub1/pmu2/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            assertInstanceOf(AdmissionResult.Admitted.class, leader.subscribe("sub1/pmu1/freq", "c", "cc", twoPaths()).join());
+            assertInstanceOf(AdmissionResult.Admitted.class, leader.subscribe("sub1/pmu2/freq", "c", "cc", twoPaths()).join());
+            long highestUsed = leader.flows().values().stream().flatMap(List::stream).mapToLong(f -> f.spec().flowId())
+                    .max().orElseThrow();
+            assertTrue(leader.unsubscribe(2), "the flows with the highest ids are torn down");
+
+            first.close();
+            awaitLeader(second);
+            QosBroker resumed = second.leading();
+            resumed.declare("sub1/pmu3/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join();
+            assertInstanceOf(AdmissionResult.Admitted.class, resumed.subscribe("sub1/pmu3/freq", "c", "cc", twoPaths()).join());
+            long lowestNew = resumed.flows().values().stream().flatMap(List::stream)
+                    .filter(f -> f.variableId() == resumed.variables().stream()
+                            .filter(v -> v.name().equals("sub1/pmu3/freq")).findFirst().orElseThrow().id())
+                    .mapToLong(f -> f.spec().flowId()).min().orElseThrow();
+            assertTrue(lowestNew > highestUsed, "new flow ids start above " + highestUsed + ", got " + lowestNew);
+            second.close();
+        }
+    }
+
+    @Test
+    void aRememberedRequestIsStoredWithItsChangeAndForgottenOnlyWithALaterOne() throws Exception {
+        RememberedRequests table = new RememberedRequests(2);
+        var done = java.util.concurrent.CompletableFuture.<Void>completedFuture(null);
+        var a = new org.gridstat.broker.store.RememberedRequest("a", "fa", 201, null);
+        var b = new org.gridstat.broker.store.RememberedRequest("b", "fb", 204, null);
+        var c = new org.gridstat.broker.store.RememberedRequest("c", "fc", 200,
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("id", 3));
+        assertEquals(List.of(), table.add(a, done));
+        assertEquals(List.of(), table.add(b, done));
+        assertEquals(List.of("a"), table.add(c, done), "the oldest makes room");
+        assertNull(table.get("a"));
+        assertEquals(c, table.get("c").request());
+
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/keys");
+            store.ensureLayout();
+            store.topology(topology());
+            int epoch = store.claimEpoch();
+            var journal = store.journal(epoch);
+            var x = new org.gridstat.broker.catalog.PublishedVariable("x/a", 1, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            var y = new org.gridstat.broker.catalog.PublishedVariable("x/b", 2, "a", 100, SIXTY_HZ, ServiceClass.LRT, "");
+            journal.record(StateChange.declared(x).withRemembered(a, List.of())).join();
+            journal.record(StateChange.declared(y).withRemembered(b, List.of()).withNextFlowId(17)).join();
+            assertEquals(List.of(a, b), store.load(topology(), epoch).remembered(), "oldest first");
+            assertEquals(17, store.load(topology(), epoch).nextFlowId(), "the next flow id is in the journal");
+            journal.record(StateChange.removed(0).withRemembered(c, List.of("a"))).join();
+            assertEquals(List.of(b, c), store.load(topology(), epoch).remembered(), "a forgotten only with c's change");
+        }
+    }
+
+    @Test
     void aDeposedLeadersChangesAreFencedOut() throws Exception {
         try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
             ZooKeeperStore store = new ZooKeeperStore(zk.client(), "/fence");

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.management.SubscriptionDocument;
 import org.gridstat.core.management.VariableDocument;
@@ -27,7 +28,10 @@ import org.gridstat.core.model.VariableId;
  * A connection to a QoS broker's management API (HTTP/JSON, {@code docs/management-api.md}),
  * given the API addresses of its replicas. Requests go to the leader: a standby's answer names it,
  * and an unreachable replica makes way for the next. While no replica leads (a failover), requests
- * are retried until {@link #failoverWait} has passed. Thread-safe.
+ * are retried until {@link #failoverWait} has passed. A request that changes something carries an
+ * {@code Idempotency-Key} made for the call, and only a request carrying one is sent again after
+ * a lost connection: if the first try was made and its answer lost, the broker answers the repeat
+ * with the first answer instead of making it twice. Thread-safe.
  *
  * <pre>{@code
  * BrokerConnection broker = BrokerConnection.connect(URI.create("http://127.0.0.1:8470"));
@@ -46,6 +50,8 @@ import org.gridstat.core.model.VariableId;
  */
 public final class BrokerConnection {
     private static final String API = "/api/v1";
+    /** The header naming a request so that the broker makes it once. */
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
@@ -191,9 +197,18 @@ public final class BrokerConnection {
 
     /**
      * Sends a request to the leader as it is, for tools: {@code path} is relative to
-     * {@code /api/v1}, {@code json} may be null.
+     * {@code /api/v1}, {@code json} may be null. A request other than GET gets a new idempotency key.
      */
     public Answer request(String method, String path, String json) {
+        return request(method, path, json, "GET".equals(method) ? null : UUID.randomUUID().toString());
+    }
+
+    /**
+     * The same with the idempotency key given ({@code null}: none). A request without a key is
+     * sent again after a lost connection only if it is a GET.
+     */
+    public Answer request(String method, String path, String json, String idempotencyKey) {
+        boolean mayRepeat = idempotencyKey != null || "GET".equals(method);
         long deadline = System.nanoTime() + failoverWait.toNanos();
         String lastProblem = "";
         int tried = 0;
@@ -205,6 +220,9 @@ public final class BrokerConnection {
                                 : HttpRequest.BodyPublishers.ofString(json));
                 if (json != null) {
                     b.header("Content-Type", "application/json");
+                }
+                if (idempotencyKey != null) {
+                    b.header(IDEMPOTENCY_KEY, idempotencyKey);
                 }
                 HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() != 503) {
@@ -222,6 +240,11 @@ public final class BrokerConnection {
             } catch (ConnectException e) {
                 lastProblem = "cannot reach " + target + ": " + e.getMessage();
             } catch (IOException e) {
+                if (!mayRepeat) {
+                    // the request may have been made: sending it again could make it twice
+                    throw new BrokerException("talking to " + target + " about " + method + " " + path
+                            + ", the connection failed; the request may or may not have been made: " + e, e);
+                }
                 lastProblem = "talking to " + target + ": " + e;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
 public final class ManagementApi implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 64 * 1024;
     public static final int IDLE_SECONDS = 60;
+    /** The header a client names a mutating request by, so that a repeat is made once. */
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final Logger LOG = LoggerFactory.getLogger(ManagementApi.class);
 
     private final Routes routes;
@@ -53,11 +55,17 @@ public final class ManagementApi implements AutoCloseable {
     @FunctionalInterface
     public interface Routes {
         java.util.concurrent.CompletableFuture<ApiResponse> handle(String method, String path, byte[] body);
+
+        /** The same with the request's {@code Idempotency-Key} header ({@code null} if none); ignored by default. */
+        default java.util.concurrent.CompletableFuture<ApiResponse> handle(String method, String path, byte[] body,
+                                                                           String idempotencyKey) {
+            return handle(method, path, body);
+        }
     }
 
     /** A leaf broker replica's API. */
     public ManagementApi(InetSocketAddress bind, BrokerReplica replica) {
-        this(bind, new ManagementRoutes(replica)::handle);
+        this(bind, new ManagementRoutes(replica));
     }
 
     public ManagementApi(InetSocketAddress bind, Routes routes) {
@@ -86,7 +94,8 @@ public final class ManagementApi implements AutoCloseable {
     }
 
     /** What the exchange needs of a request, copied out so the request's buffer is released at once. */
-    private record Request(String method, String uri, byte[] body, boolean keepAlive, String malformed) {
+    private record Request(String method, String uri, byte[] body, String idempotencyKey, boolean keepAlive,
+                           String malformed) {
     }
 
     /**
@@ -103,7 +112,7 @@ public final class ManagementApi implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             String malformed = req.decoderResult().isFailure() ? String.valueOf(req.decoderResult().cause()) : null;
             queued.add(new Request(req.method().name(), req.uri(), ByteBufUtil.getBytes(req.content()),
-                    malformed == null && HttpUtil.isKeepAlive(req), malformed));
+                    req.headers().get(IDEMPOTENCY_KEY), malformed == null && HttpUtil.isKeepAlive(req), malformed));
             if (queued.size() > MAX_QUEUED) {
                 LOG.debug("management client {} queued more than {} requests; closing", ctx.channel().remoteAddress(), MAX_QUEUED);
                 ctx.close();
@@ -131,7 +140,7 @@ public final class ManagementApi implements AutoCloseable {
                 return;
             }
             busy = true;
-            routes.handle(r.method(), path, r.body()).whenComplete((answer, e) -> ctx.executor().execute(() -> {
+            routes.handle(r.method(), path, r.body(), r.idempotencyKey()).whenComplete((answer, e) -> ctx.executor().execute(() -> {
                 busy = false;
                 send(ctx, e == null ? answer : ApiResponse.error(500, "internal error: " + e), r.keepAlive());
                 if (r.keepAlive()) {

@@ -2,20 +2,29 @@ package org.gridstat.broker.api;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import org.gridstat.broker.BrokerReplica;
 import org.gridstat.broker.BrokerStoppedException;
 import org.gridstat.broker.NotLeaderException;
 import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.StoredButNotInstalledException;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.catalog.PublishedVariable;
+import org.gridstat.broker.store.FencedWriteException;
+import org.gridstat.broker.store.RememberedRequest;
+import org.gridstat.broker.store.StateChange;
 import org.gridstat.broker.control.FlowReports;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.broker.topology.Link;
@@ -26,7 +35,6 @@ import org.gridstat.core.management.ErrorDocument;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.management.SubscriptionDocument;
 import org.gridstat.core.management.VariableDocument;
-import org.gridstat.core.model.QosSpec;
 
 /**
  * The management API's resources, version 1 (described in {@code openapi.yaml}, served at
@@ -34,7 +42,7 @@ import org.gridstat.core.model.QosSpec;
  * over HTTP. Reads of the topology and the replica's status work on a standby; everything else is
  * the leader's, and a standby answers 503 naming the leader.
  */
-final class ManagementRoutes {
+final class ManagementRoutes implements ManagementApi.Routes {
     static final String PREFIX = ResourceTable.PREFIX;
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
@@ -53,16 +61,22 @@ final class ManagementRoutes {
         this.replica = replica;
     }
 
+    @Override
+    public CompletableFuture<ApiResponse> handle(String method, String path, byte[] body) {
+        return handle(method, path, body, null);
+    }
+
     /** Answers a request; the future completes once any change it made is durable. */
-    CompletableFuture<ApiResponse> handle(String method, String path, byte[] body) {
+    @Override
+    public CompletableFuture<ApiResponse> handle(String method, String path, byte[] body, String idempotencyKey) {
         try {
-            return route(method, path, body).exceptionally(ManagementRoutes::failure);
+            return route(method, path, body, idempotencyKey).exceptionally(ManagementRoutes::failure);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(failure(e));
         }
     }
 
-    private CompletableFuture<ApiResponse> route(String method, String path, byte[] body) {
+    private CompletableFuture<ApiResponse> route(String method, String path, byte[] body, String idempotencyKey) {
         ResourceTable.Match m = TABLE.match(method, path);
         if (m.refusal() != null) {
             return done(m.refusal());
@@ -85,46 +99,90 @@ final class ManagementRoutes {
                 return done(ApiResponse.ok(OperatorViews.counters(replica.leading())));
             case "GET /variables":
                 return done(ApiResponse.ok(replica.leading().variables().stream().map(ManagementRoutes::document).toList()));
-            case "POST /variables":
-                return declare(RequestParser.declaration(body));
+            case "POST /variables": {
+                RequestParser.Declaration d = RequestParser.declaration(body);
+                return once(idempotencyKey, method, path, body, b -> declare(b, d));
+            }
             case "GET /subscriptions": {
                 QosBroker b = replica.leading();
                 return done(ApiResponse.ok(b.subscriptions().stream().map(s -> OperatorViews.subscription(b, s)).toList()));
             }
-            case "POST /subscriptions":
-                return subscribe(RequestParser.subscription(body));
+            case "POST /subscriptions": {
+                RequestParser.SubscriptionOrder o = RequestParser.subscription(body);
+                return once(idempotencyKey, method, path, body, b -> subscribe(b, o));
+            }
             case "GET /subscriptions/{id}": {
                 QosBroker b = replica.leading();
                 AdmittedSubscription s = b.subscription(id);
                 return done(s == null ? ApiResponse.error(404, "no subscription " + id)
                         : ApiResponse.ok(OperatorViews.subscription(b, s)));
             }
-            case "PUT /subscriptions/{id}":
-                return modify(id, RequestParser.modification(body, id));
-            case "DELETE /subscriptions/{id}": {
-                long gone = id;
-                return replica.leading().unsubscribeAsync(id).thenApply(found -> found ? new ApiResponse(204, null)
-                        : ApiResponse.error(404, "no subscription " + gone));
+            case "PUT /subscriptions/{id}": {
+                RequestParser.QosChange change = RequestParser.modification(body, id);
+                return once(idempotencyKey, method, path, body, b -> b.modify(id, change::applyTo)
+                        .thenApply(r -> answer(b, r, 200)));
             }
+            case "DELETE /subscriptions/{id}":
+                return once(idempotencyKey, method, path, body, b -> b.unsubscribeAsync(id)
+                        .thenApply(found -> found ? new ApiResponse(204, null) : ApiResponse.error(404, "no subscription " + id)));
             default:
                 throw new IllegalStateException("route " + m.route(method) + " is listed but not handled");
         }
     }
 
-    private CompletableFuture<ApiResponse> declare(RequestParser.Declaration d) {
-        return replica.leading().declare(d.name(), d.router(), d.frameBytes(), d.intervalNanos(), d.serviceClass(),
+    /**
+     * Runs a mutating request on the leader, once per {@code Idempotency-Key} if one is given: a
+     * repeat of the same method, path and body gets the first answer; another request under the
+     * same key is refused with 422.
+     */
+    private CompletableFuture<ApiResponse> once(String key, String method, String path, byte[] body,
+                                                Function<QosBroker, CompletableFuture<ApiResponse>> work) {
+        String k = RequestLimits.idempotencyKey(key);
+        QosBroker b = replica.leading();
+        if (k == null) {
+            return work.apply(b);
+        }
+        String fingerprint = fingerprint(method, path, body);
+        return b.once(k, fingerprint, ManagementRoutes::answerOf, () -> work.apply(b),
+                first -> first.fingerprint().equals(fingerprint) ? new ApiResponse(first.status(), first.body())
+                        : ApiResponse.error(422, "Idempotency-Key '" + k + "' was used for another request;"
+                        + " a new request needs a new key"));
+    }
+
+    /** What a request asked: its method, path and body bytes, hashed. */
+    private static String fingerprint(String method, String path, byte[] body) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update((method + " " + path + "\n").getBytes(StandardCharsets.UTF_8));
+            if (body != null) {
+                d.update(body);
+            }
+            return HexFormat.of().formatHex(d.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing", e); // every Java platform has it
+        }
+    }
+
+    /** The answer a recorded change gives its request: what a repeat of the request gets too. */
+    private static RememberedRequest.Answer answerOf(StateChange c) {
+        if (c.variable() != null) {
+            return new RememberedRequest.Answer(201, JSON.valueToTree(document(c.variable())));
+        }
+        if (c.putSubscription() != null) {
+            return new RememberedRequest.Answer(c.newSubscription() ? 201 : 200,
+                    JSON.valueToTree(document(c.putSubscription())));
+        }
+        return new RememberedRequest.Answer(204, null);
+    }
+
+    private static CompletableFuture<ApiResponse> declare(QosBroker b, RequestParser.Declaration d) {
+        return b.declare(d.name(), d.router(), d.frameBytes(), d.intervalNanos(), d.serviceClass(),
                 d.correlationGroup()).thenApply(v -> new ApiResponse(201, document(v)));
     }
 
-    private CompletableFuture<ApiResponse> subscribe(RequestParser.SubscriptionOrder o) {
-        QosBroker b = replica.leading();
+    private static CompletableFuture<ApiResponse> subscribe(QosBroker b, RequestParser.SubscriptionOrder o) {
         return b.subscribe(o.variable(), o.subscriberRouter(), o.subscriberLink(), o.qos(), o.downstreamNanos(),
                 o.minRestNanos()).thenApply(r -> answer(b, r, 201));
-    }
-
-    private CompletableFuture<ApiResponse> modify(long id, QosSpec qos) {
-        QosBroker b = replica.leading();
-        return b.modify(id, qos).thenApply(r -> answer(b, r, 200));
     }
 
     private static ApiResponse answer(QosBroker b, AdmissionResult r, int status) {
@@ -145,6 +203,14 @@ final class ManagementRoutes {
         Throwable e = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
         if (e instanceof NotLeaderException n) {
             return new ApiResponse(503, new ErrorDocument(n.getMessage(), n.leaderApi().isEmpty() ? null : n.leaderApi()));
+        }
+        if (e instanceof FencedWriteException) {
+            // ZooKeeper refused the write: certainly not made, and the replica that now leads may take it
+            return ApiResponse.error(503, "not made: another broker replica has taken the lead (" + e.getMessage()
+                    + "); send the request again");
+        }
+        if (e instanceof StoredButNotInstalledException) {
+            return ApiResponse.error(500, e.getMessage());
         }
         if (e instanceof RequestParser.BadRequest || e instanceof IllegalArgumentException) {
             return ApiResponse.error(400, e.getMessage());

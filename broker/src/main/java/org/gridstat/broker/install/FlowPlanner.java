@@ -60,6 +60,16 @@ public final class FlowPlanner {
         this.versionBase = versionBase;
     }
 
+    /** The id the next new flow gets: every id below it may have been given (stored so ids are never reused). */
+    public long nextFlowId() {
+        return nextFlowId;
+    }
+
+    /** Gives new flows ids from {@code next} on at least: a broker resuming continues after its predecessor's ids. */
+    public void continueFlowIdsFrom(long next) {
+        nextFlowId = Math.max(nextFlowId, next);
+    }
+
     /** A change to send: a flow to install (new or changed), or to remove. */
     public record Change(String router, InstallFlow install, long removeFlowId, long removeVersion) {
         public boolean isRemoval() {

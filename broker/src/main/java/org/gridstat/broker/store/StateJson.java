@@ -50,6 +50,20 @@ public final class StateJson {
                            ServiceClass serviceClass, String correlationGroup) {
     }
 
+    /** A remembered request as stored. */
+    public record Request(int schema, String key, String fingerprint, int status, com.fasterxml.jackson.databind.JsonNode body) {
+    }
+
+    public static byte[] encode(RememberedRequest r) {
+        return write(new Request(SCHEMA, r.key(), r.fingerprint(), r.status(), r.body()));
+    }
+
+    public static RememberedRequest decodeRequest(byte[] json) {
+        Request r = read(json, Request.class);
+        return new RememberedRequest(r.key(), r.fingerprint(), r.status(),
+                r.body() == null || r.body().isNull() ? null : r.body());
+    }
+
     public static byte[] encode(AdmittedSubscription s) {
         SubscriptionRequest r = s.request();
         return write(new Subscription(SCHEMA, r.subscriptionId(), s.variableName(), r.variable().value(),
@@ -91,7 +105,8 @@ public final class StateJson {
             throw new IllegalArgumentException("unreadable " + type.getSimpleName().toLowerCase() + " document: "
                     + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()), e);
         }
-        int schema = value instanceof Subscription s ? s.schema() : ((Variable) value).schema();
+        int schema = value instanceof Subscription s ? s.schema() : value instanceof Request r ? r.schema()
+                : ((Variable) value).schema();
         if (schema != SCHEMA) {
             throw new IllegalArgumentException(type.getSimpleName().toLowerCase() + " document has schema " + schema
                     + "; this broker reads schema " + SCHEMA);

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * {@code topology}, {@code variables/<id>}, {@code subscriptions/<id>} (with paths and flow ids),
  * ephemeral {@code routers/<id>} for the routers connected to the leader, {@code election} for the
  * replicas' leader latch, {@code epoch}, whose version fences out a deposed leader, and
- * {@code journal}, whose version numbers the changes and whose data is the next subscription id:
+ * {@code requests/key-<key>} for the requests remembered by idempotency key, and
+ * {@code journal}, whose version numbers the changes and whose data is the next subscription and
+ * flow ids:
  * every change is one transaction that checks the epoch its leader claimed and sets the journal at
  * the version that follows the previous change, so a change retried after a lost connection, or
  * overtaken by a later one, fails instead of being applied twice or out of order.
@@ -56,7 +58,7 @@ public final class ZooKeeperStore implements RouterPresence {
 
     /** Creates the layout's folders where missing. */
     public void ensureLayout() throws Exception {
-        for (String p : List.of("variables", "subscriptions", "routers", "election")) {
+        for (String p : List.of("variables", "subscriptions", "routers", "election", "requests")) {
             zk.createContainers(root + "/" + p);
         }
         for (String node : List.of("epoch", "journal")) {
@@ -127,8 +129,25 @@ public final class ZooKeeperStore implements RouterPresence {
         }
         subscriptions.sort(Comparator.comparingLong(AdmittedSubscription::id));
         byte[] journal = zk.getData().forPath(root + "/journal");
-        long next = journal.length == Long.BYTES ? java.nio.ByteBuffer.wrap(journal).getLong() : 1;
-        return new BrokerState(topology, variables, subscriptions, epoch, Math.max(1, next));
+        java.nio.ByteBuffer counters = java.nio.ByteBuffer.wrap(journal);
+        // 8 bytes: written before the flow-id counter was stored
+        long next = journal.length >= Long.BYTES ? counters.getLong() : 1;
+        long nextFlow = journal.length >= 2 * Long.BYTES ? counters.getLong() : 1;
+        return new BrokerState(topology, variables, subscriptions, epoch, Math.max(1, next), Math.max(1, nextFlow),
+                rememberedRequests());
+    }
+
+    /** The requests remembered by key, oldest first (by the transaction that created each). */
+    private List<RememberedRequest> rememberedRequests() throws Exception {
+        String parent = root + "/requests";
+        List<Map.Entry<Long, RememberedRequest>> found = new ArrayList<>();
+        for (String child : zk.getChildren().forPath(parent)) {
+            Stat stat = new Stat();
+            byte[] d = zk.getData().storingStatIn(stat).forPath(parent + "/" + child);
+            found.add(Map.entry(stat.getCzxid(), StateJson.decodeRequest(d)));
+        }
+        found.sort(Map.Entry.comparingByKey());
+        return found.stream().map(Map.Entry::getValue).toList();
     }
 
     private List<byte[]> children(String folder) throws Exception {
@@ -156,7 +175,8 @@ public final class ZooKeeperStore implements RouterPresence {
             List<CuratorOp> ops = new ArrayList<>();
             ops.add(zk.transactionOp().check().withVersion(epoch).forPath(root + "/epoch"));
             ops.add(zk.transactionOp().setData().withVersion(journalVersion).forPath(root + "/journal",
-                    java.nio.ByteBuffer.allocate(Long.BYTES).putLong(change.nextSubscriptionId()).array()));
+                    java.nio.ByteBuffer.allocate(2 * Long.BYTES).putLong(change.nextSubscriptionId())
+                            .putLong(change.nextFlowId()).array()));
             if (change.variable() != null) {
                 ops.add(zk.transactionOp().create().forPath(path("variables", change.variable().id()),
                         StateJson.encode(change.variable())));
@@ -169,6 +189,13 @@ public final class ZooKeeperStore implements RouterPresence {
             }
             if (change.removedSubscription() != 0) {
                 ops.add(zk.transactionOp().delete().forPath(path("subscriptions", change.removedSubscription())));
+            }
+            if (change.remembered() != null) {
+                ops.add(zk.transactionOp().create().forPath(requestPath(change.remembered().key()),
+                        StateJson.encode(change.remembered())));
+            }
+            for (String key : change.forgottenKeys()) {
+                ops.add(zk.transactionOp().delete().forPath(requestPath(key)));
             }
             zk.transaction().inBackground((client, event) -> {
                 if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
@@ -185,12 +212,14 @@ public final class ZooKeeperStore implements RouterPresence {
 
     private static Exception failure(int code, List<CuratorTransactionResult> results) {
         String where = "";
+        boolean fenced = false;
         if (results != null) {
             for (CuratorTransactionResult r : results) {
                 if (r.getError() != 0 && r.getError() != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
                     where = " at " + r.getForPath() + " (" + KeeperException.Code.get(r.getError()) + ")";
                     if (r.getForPath().endsWith("/epoch")) {
                         where = ": another replica has claimed leadership";
+                        fenced = true;
                     } else if (r.getForPath().endsWith("/journal")) {
                         where = ": the journal moved on (a change retried or overtaken after a lost connection)";
                     }
@@ -198,8 +227,13 @@ public final class ZooKeeperStore implements RouterPresence {
                 }
             }
         }
-        return new IllegalStateException("ZooKeeper transaction failed" + where + ", "
-                + KeeperException.Code.get(code));
+        String message = "ZooKeeper transaction failed" + where + ", " + KeeperException.Code.get(code);
+        return fenced ? new FencedWriteException(message) : new IllegalStateException(message);
+    }
+
+    /** A key's node: prefixed, so that keys such as "." make valid node names. */
+    private String requestPath(String key) {
+        return root + "/requests/key-" + key;
     }
 
     private String path(String folder, long id) {

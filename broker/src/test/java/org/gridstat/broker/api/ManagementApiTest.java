@@ -204,6 +204,209 @@ class ManagementApiTest {
         assertEquals(200, call("GET", "/api/v1/topology", null).statusCode(), "the API still serves");
     }
 
+    private static final String DECLARE = "{\"name\":\"s1/pmu1/freq\",\"router\":\"a\",\"frameBytes\":260,\"rateHz\":60,"
+            + "\"serviceClass\":\"HRT\"}";
+
+    private HttpResponse<String> call(ManagementApi to, String method, String path, String body, String key) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.address().getPort() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").header("Idempotency-Key", key);
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Every link's reservation in every class, as admission counts it. */
+    private Map<String, Long> reservations() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (org.gridstat.broker.topology.Link l : leader.topology().links()) {
+            for (org.gridstat.core.model.ServiceClass c : org.gridstat.core.model.ServiceClass.values()) {
+                out.put(l.from().id() + "->" + l.to().id() + " " + c, leader.leading().admission().reserved(l, c));
+            }
+        }
+        return out;
+    }
+
+    private int storedSubscriptions() throws Exception {
+        return zk.client().getChildren().forPath("/gridstat/subscriptions").size();
+    }
+
+    @Test
+    void aLinkNameLongerThanTheLimitIsRefusedAndNothingIsStoredOrReserved() throws Exception {
+        assertEquals(201, call("POST", "/api/v1/variables", DECLARE).statusCode());
+        Map<String, Long> before = reservations();
+        for (String link : new String[] {"x".repeat(10_000), "x".repeat(65), "c c", "c/c", ""}) {
+            HttpResponse<String> r = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"cc\"", "\"" + link + "\""));
+            assertEquals(400, r.statusCode(), r.body());
+            assertTrue(error(r).startsWith("subscriberLink must be 1..64 letters, digits, '.', '_' or '-'"), error(r));
+            assertTrue(error(r).length() < 200, "the error does not echo a huge value: " + error(r).length());
+        }
+        assertEquals(0, storedSubscriptions(), "nothing written to ZooKeeper");
+        assertEquals(before, reservations(), "nothing reserved");
+        assertEquals("[]", call("GET", "/api/v1/subscriptions", null).body());
+        HttpResponse<String> longest = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"cc\"",
+                "\"" + "x".repeat(64) + "\""));
+        assertEquals(201, longest.statusCode(), longest.body());
+        HttpResponse<String> router = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"c\"", "\"" + "r".repeat(9_000) + "\""));
+        assertEquals(400, router.statusCode());
+        assertTrue(error(router).startsWith("subscriberRouter must be 1..64"), error(router));
+        HttpResponse<String> unknownRouter = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"c\"", "\"zz\""));
+        assertEquals(400, unknownRouter.statusCode());
+        assertEquals("no router 'zz' in the topology", error(unknownRouter));
+        assertEquals(1, storedSubscriptions());
+    }
+
+    @Test
+    void numbersGivenAsStringsAndOtherWrongTypesAreRefusedNamingTheField() throws Exception {
+        HttpResponse<String> frame = call("POST", "/api/v1/variables", DECLARE.replace("260", "\"260\""));
+        assertEquals(400, frame.statusCode());
+        assertEquals("field 'frameBytes' must be a whole number, got a string", error(frame));
+        HttpResponse<String> name = call("POST", "/api/v1/variables", DECLARE.replace("\"s1/pmu1/freq\"", "56"));
+        assertEquals("field 'name' must be a string, got a number", error(name));
+        assertEquals(201, call("POST", "/api/v1/variables", DECLARE).statusCode());
+        HttpResponse<String> rate = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("60", "\"56\""));
+        assertEquals(400, rate.statusCode());
+        assertEquals("field 'qos.rateHz' must be a number, got a string", error(rate));
+        HttpResponse<String> paths = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"rateHz\"", "\"paths\":true,\"rateHz\""));
+        assertEquals("field 'qos.paths' must be a whole number, got a boolean", error(paths));
+        HttpResponse<String> fraction = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"rateHz\"", "\"paths\":1.5,\"rateHz\""));
+        assertEquals("field 'qos.paths' must be a whole number, got a fraction", error(fraction));
+        HttpResponse<String> modify = call("PUT", "/api/v1/subscriptions/1", "{\"qos\":{\"latencyBoundMs\":\"50\"}}");
+        assertEquals("field 'qos.latencyBoundMs' must be a number, got a string", error(modify));
+        assertEquals(0, storedSubscriptions());
+    }
+
+    @Test
+    void publisherIntervalsBelowOneHundredMicrosecondsAreRefused() throws Exception {
+        for (String rate : new String[] {"\"intervalNanos\":1", "\"intervalNanos\":99999", "\"rateHz\":10001", "\"rateHz\":1e12"}) {
+            HttpResponse<String> r = call("POST", "/api/v1/variables", DECLARE.replace("\"rateHz\":60", rate));
+            assertEquals(400, r.statusCode(), rate);
+            assertTrue(error(r).startsWith("the publishing interval must be 100000..3600000000000 ns (at most 10 kHz"),
+                    error(r));
+        }
+        assertEquals(201, call("POST", "/api/v1/variables", DECLARE.replace("\"rateHz\":60", "\"intervalNanos\":100000"))
+                .statusCode());
+        HttpResponse<String> frame = call("POST", "/api/v1/variables", DECLARE.replace("s1/", "s2/").replace("260", "1473"));
+        assertEquals("frameBytes must be 48..1472, got 1473", error(frame));
+        HttpResponse<String> router = call("POST", "/api/v1/variables", DECLARE.replace("s1/", "s2/").replace("\"a\"", "\"a b\""));
+        assertTrue(error(router).startsWith("router must be 1..64 letters"), error(router));
+        assertEquals(1, JSON.readTree(call("GET", "/api/v1/variables", null).body()).size());
+    }
+
+    @Test
+    void deleteFreesTheBandwidthTheSubscriptionHeld() throws Exception {
+        assertEquals(201, call("POST", "/api/v1/variables", DECLARE).statusCode());
+        Map<String, Long> before = reservations();
+        HttpResponse<String> s = call("POST", "/api/v1/subscriptions", SUBSCRIBE);
+        assertEquals(201, s.statusCode());
+        Map<String, Long> held = reservations();
+        assertEquals(288L * 60, held.get("b->c HRT") - before.get("b->c HRT"), "260 B + 28 B of headers at 60 Hz");
+        assertEquals(204, call("DELETE", "/api/v1/subscriptions/" + JSON.readTree(s.body()).get("id").asLong(), null)
+                .statusCode());
+        assertEquals(before, reservations(), "every reservation back where it was");
+        assertEquals(0, storedSubscriptions());
+    }
+
+    @Test
+    void aRepeatedRequestWithTheSameKeyIsMadeOnceAndAnsweredAlike() throws Exception {
+        HttpResponse<String> declared = call(api, "POST", "/api/v1/variables", DECLARE, "d-1");
+        assertEquals(201, declared.statusCode());
+        HttpResponse<String> first = call(api, "POST", "/api/v1/subscriptions", SUBSCRIBE, "3f2c9a6e-0b1d-4c55-9b1e-7d4f0e2a9c11");
+        HttpResponse<String> again = call(api, "POST", "/api/v1/subscriptions", SUBSCRIBE, "3f2c9a6e-0b1d-4c55-9b1e-7d4f0e2a9c11");
+        assertEquals(201, first.statusCode(), first.body());
+        assertEquals(201, again.statusCode(), again.body());
+        assertEquals(JSON.readTree(first.body()), JSON.readTree(again.body()));
+        assertEquals(1, JSON.readTree(call("GET", "/api/v1/subscriptions", null).body()).size(), "one subscription");
+
+        HttpResponse<String> other = call(api, "POST", "/api/v1/subscriptions", SUBSCRIBE.replace("60", "30"),
+                "3f2c9a6e-0b1d-4c55-9b1e-7d4f0e2a9c11");
+        assertEquals(422, other.statusCode(), other.body());
+        assertTrue(error(other).contains("was used for another request"), error(other));
+
+        String change = "{\"qos\":{\"rateHz\":30}}";
+        HttpResponse<String> modified = call(api, "PUT", "/api/v1/subscriptions/1", change, "m-1");
+        assertEquals(200, modified.statusCode(), modified.body());
+        call("PUT", "/api/v1/subscriptions/1", "{\"qos\":{\"rateHz\":20}}");
+        HttpResponse<String> modifiedAgain = call(api, "PUT", "/api/v1/subscriptions/1", change, "m-1");
+        assertEquals(JSON.readTree(modified.body()), JSON.readTree(modifiedAgain.body()), "the first answer, not today's state");
+        assertEquals(204, call(api, "DELETE", "/api/v1/subscriptions/1", null, "u-1").statusCode());
+        assertEquals(204, call(api, "DELETE", "/api/v1/subscriptions/1", null, "u-1").statusCode());
+        assertEquals(404, call(api, "DELETE", "/api/v1/subscriptions/1", null, "u-2").statusCode());
+
+        HttpResponse<String> badKey = call(api, "POST", "/api/v1/subscriptions", SUBSCRIBE, "k".repeat(129));
+        assertEquals(400, badKey.statusCode());
+        assertTrue(error(badKey).startsWith("Idempotency-Key must be 1..128"), error(badKey));
+    }
+
+    @Test
+    void aRepeatSentToTheNextLeaderGetsTheFirstAnswer() throws Exception {
+        assertEquals(201, call(api, "POST", "/api/v1/variables", DECLARE, "d-1").statusCode());
+        HttpResponse<String> first = call(api, "POST", "/api/v1/subscriptions", SUBSCRIBE, "s-1");
+        assertEquals(201, first.statusCode(), first.body());
+        api.close();
+        leader.close();
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (!standby.isLeader()) {
+            assertTrue(System.nanoTime() < end);
+            Thread.sleep(10);
+        }
+        HttpResponse<String> again = call(standbyApi, "POST", "/api/v1/subscriptions", SUBSCRIBE, "s-1");
+        assertEquals(201, again.statusCode(), again.body());
+        assertEquals(JSON.readTree(first.body()), JSON.readTree(again.body()));
+        assertEquals(1, JSON.readTree(call(standbyApi, "GET", "/api/v1/subscriptions", null).body()).size());
+        api = new ManagementApi(new InetSocketAddress("127.0.0.1", 0), standby); // for stop()
+    }
+
+    @Test
+    void aWriteFencedByAnotherLeadersEpochAnswers503() throws Exception {
+        assertEquals(201, call("POST", "/api/v1/variables", DECLARE).statusCode());
+        new org.gridstat.broker.store.ZooKeeperStore(zk.client(), "/gridstat").claimEpoch(); // another replica took over
+        HttpResponse<String> r = call("POST", "/api/v1/subscriptions", SUBSCRIBE);
+        assertEquals(503, r.statusCode(), r.body());
+        assertTrue(error(r).contains("not made"), error(r));
+        assertEquals(0, storedSubscriptions());
+    }
+
+    @Test
+    void aModificationChangesOnlyTheFieldsItGives() throws Exception {
+        // a square a-b-d, a-c-d: two node-disjoint paths
+        Topology square = Topology.builder().router("a", 100_000).router("b", 100_000).router("c", 100_000).router("d", 100_000)
+                .between("a", "b", 12_500_000, MS, Topology.Builder.defaultShares())
+                .between("b", "d", 12_500_000, MS, Topology.Builder.defaultShares())
+                .between("a", "c", 12_500_000, MS, Topology.Builder.defaultShares())
+                .between("c", "d", 12_500_000, MS, Topology.Builder.defaultShares()).build();
+        try (BrokerReplica r = new BrokerReplica(zk.client(), "/square", new BrokerReplica.Settings("sq",
+                new InetSocketAddress("127.0.0.1", 0), "http://127.0.0.1:3/sq"), square)) {
+            r.start();
+            long end = System.nanoTime() + 20_000_000_000L;
+            while (!r.isLeader()) {
+                assertTrue(System.nanoTime() < end);
+                Thread.sleep(10);
+            }
+            ManagementApi sq = new ManagementApi(new InetSocketAddress("127.0.0.1", 0), r);
+            try {
+                assertEquals(201, call(sq, "POST", "/api/v1/variables", DECLARE, "d").statusCode());
+                HttpResponse<String> s = call(sq, "POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"c\"", "\"d\"")
+                        .replace("\"serviceClass\"", "\"paths\":2,\"serviceClass\""), "s");
+                assertEquals(201, s.statusCode(), s.body());
+                HttpResponse<String> m = call(sq, "PUT", "/api/v1/subscriptions/1", "{\"qos\":{\"rateHz\":10}}", "m");
+                assertEquals(200, m.statusCode(), m.body());
+                JsonNode after = JSON.readTree(m.body());
+                assertEquals(10.0, after.get("qos").get("rateHz").asDouble(), 1e-9);
+                assertEquals("HRT", after.get("qos").get("serviceClass").asText());
+                assertEquals(2, after.get("qos").get("paths").asInt());
+                assertEquals(2, after.get("paths").size());
+                assertEquals(50.0, after.get("qos").get("latencyBoundMs").asDouble(), 1e-9);
+                HttpResponse<String> bound = call(sq, "PUT", "/api/v1/subscriptions/1", "{\"qos\":{\"latencyBoundMs\":80}}", "b");
+                JsonNode b = JSON.readTree(bound.body());
+                assertEquals(10.0, b.get("qos").get("rateHz").asDouble(), 1e-9, "the rate given before is kept");
+                assertEquals(80.0, b.get("qos").get("latencyBoundMs").asDouble(), 1e-9);
+                assertEquals("the modification gives no qos field to change",
+                        error(call(sq, "PUT", "/api/v1/subscriptions/1", "{\"qos\":{}}", "e")));
+            } finally {
+                sq.close();
+            }
+        }
+    }
+
     @Test
     void garbageOnOneConnectionDoesNotDisturbAnother() throws Exception {
         try (Socket slow = new Socket("127.0.0.1", api.address().getPort());

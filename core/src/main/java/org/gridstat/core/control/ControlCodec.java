@@ -172,6 +172,25 @@ public final class ControlCodec {
         return new RouterReport(time, totals, drops, links);
     }
 
+    /**
+     * Whether {@link #encode} can carry this install, without encoding it: a broker checks every
+     * install a change needs before it stores the change.
+     *
+     * @throws IllegalArgumentException saying what exceeds which limit
+     */
+    public static void checkEncodable(InstallFlow f) {
+        if (f.intervalsNanos().length > MAX_INTERVALS) {
+            throw new IllegalArgumentException("at most " + MAX_INTERVALS + " intervals per flow, got "
+                    + f.intervalsNanos().length);
+        }
+        for (String s : new String[] {f.link(), f.spec().correlationGroup()}) {
+            int bytes = s.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_STRING) {
+                throw new IllegalArgumentException("string of " + bytes + " bytes exceeds " + MAX_STRING);
+            }
+        }
+    }
+
     private static void string(ByteBuffer b, String s) {
         byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
         if (bytes.length > MAX_STRING) {

@@ -40,6 +40,11 @@ public final class QosSpec {
         this.correlationGroup = b.correlationGroup;
     }
 
+    /** Whether {@code group} is a correlation group a spec may carry (empty: none). */
+    public static boolean isCorrelationGroup(String group) {
+        return group != null && CORRELATION_GROUP.matcher(group).matches();
+    }
+
     public static Builder builder() {
         return new Builder();
     }

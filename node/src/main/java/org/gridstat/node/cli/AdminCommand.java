@@ -160,14 +160,35 @@ final class AdminCommand {
         }
     }
 
-    @Command(name = "modify", mixinStandardHelpOptions = true, description = "Changes a subscription's QoS.")
+    /** The QoS options of modify: each optional, and only those given are changed. */
+    static final class QosChanges {
+        @Option(names = "--rate", description = "New delivery rate, Hz.")
+        Double rate;
+        @Option(names = "--bound", description = "New end-to-end latency bound, e.g. 50ms.")
+        String bound;
+        @Option(names = "--paths", description = "New number of node-disjoint paths.")
+        Integer paths;
+        @Option(names = "--class", description = "New class: HRT, LRT or BE.")
+        String serviceClass;
+
+        QosDocument document() {
+            if (rate == null && bound == null && paths == null && serviceClass == null) {
+                throw new IllegalArgumentException("modify what? give at least one of --rate, --bound, --paths, --class");
+            }
+            return new QosDocument(rate, null, bound == null ? null : DurationText.nanos(bound) / 1e6, paths,
+                    serviceClass, null);
+        }
+    }
+
+    @Command(name = "modify", mixinStandardHelpOptions = true, description = {"Changes a subscription's QoS.",
+            "Only the options given change; the others keep their value."})
     static final class Modify implements Callable<Integer> {
         @ParentCommand
         AdminCommand admin;
         @Parameters(index = "0", paramLabel = "ID")
         long id;
         @picocli.CommandLine.Mixin
-        QosOptions qos;
+        QosChanges qos;
 
         @Override
         public Integer call() {

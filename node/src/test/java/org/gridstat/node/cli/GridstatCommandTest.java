@@ -59,4 +59,32 @@ class GridstatCommandTest {
         assertEquals(2, run("demo", "--seconds", "0").code());
         assertEquals(2, run("demo", "--rate", "-1").code());
     }
+
+    @Test
+    void modifySendsOnlyTheOptionsGiven() throws Exception {
+        java.util.List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer broker = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        broker.createContext("/api/v1/", exchange -> {
+            bodies.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
+                    + new com.fasterxml.jackson.databind.ObjectMapper().readTree(exchange.getRequestBody()));
+            byte[] answer = "{\"id\":8}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        broker.start();
+        try {
+            String url = "http://127.0.0.1:" + broker.getAddress().getPort();
+            assertEquals(0, run("admin", "--broker", url, "modify", "8", "--rate", "10").code());
+            assertEquals(0, run("admin", "--broker", url, "modify", "8", "--bound", "50ms", "--paths", "2").code());
+            assertEquals(java.util.List.of("PUT /api/v1/subscriptions/8 {\"qos\":{\"rateHz\":10.0}}",
+                    "PUT /api/v1/subscriptions/8 {\"qos\":{\"latencyBoundMs\":50.0,\"paths\":2}}"), bodies);
+            Run nothing = run("admin", "--broker", url, "modify", "8");
+            assertEquals(2, nothing.code(), "a modification that changes nothing is a usage error");
+            assertEquals(2, bodies.size(), "and is not sent");
+        } finally {
+            broker.stop(0);
+        }
+    }
 }
