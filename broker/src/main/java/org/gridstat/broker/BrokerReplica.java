@@ -91,6 +91,7 @@ public final class BrokerReplica implements AutoCloseable {
     private void takeOver() {
         long t0 = System.nanoTime();
         try {
+            store.ensureLayout();
             int epoch = store.claimEpoch();
             BrokerState state = store.load(topology, epoch);
             java.util.concurrent.atomic.AtomicReference<QosBroker> self = new java.util.concurrent.atomic.AtomicReference<>();

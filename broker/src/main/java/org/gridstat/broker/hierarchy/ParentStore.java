@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
+import org.gridstat.broker.store.ZooKeeperStore;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.model.VariableId;
 
@@ -31,9 +32,9 @@ public final class ParentStore {
     public ParentStore(CuratorFramework zk, String root) throws Exception {
         this.zk = zk;
         this.root = root;
-        zk.createContainers(root + "/subscriptions");
-        zk.createContainers(root + "/relays");
-        zk.createContainers(root + "/intents");
+        ZooKeeperStore.ensureFolder(zk, root + "/subscriptions");
+        ZooKeeperStore.ensureFolder(zk, root + "/relays");
+        ZooKeeperStore.ensureFolder(zk, root + "/intents");
     }
 
     /** The intents left by a parent that stopped before finishing them, by id. */

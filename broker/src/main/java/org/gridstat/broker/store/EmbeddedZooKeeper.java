@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.zookeeper.server.ContainerManager;
+import org.apache.zookeeper.server.RequestProcessor;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
 
@@ -17,12 +19,30 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
     /** Ticks of 500 ms allow session timeouts from 1 s to 10 s, short enough for a quick failover. */
     public static final int TICK_MILLIS = 500;
 
-    private final ZooKeeperServer server;
+    private final Server server;
     private final ServerCnxnFactory factory;
+    /** Deletes empty container nodes, as every ZooKeeper server started the usual way does. */
+    private final ContainerManager containers;
 
-    private EmbeddedZooKeeper(ZooKeeperServer server, ServerCnxnFactory factory) {
+    private EmbeddedZooKeeper(Server server, ServerCnxnFactory factory) {
         this.server = server;
         this.factory = factory;
+        this.containers = new ContainerManager(server.getZKDatabase(), server.firstProcessor(),
+                Integer.getInteger("znode.container.checkIntervalMs", 60_000),
+                Integer.getInteger("znode.container.maxPerMinute", 10_000),
+                Long.getLong("znode.container.maxNeverUsedIntervalMs", 0));
+        containers.start();
+    }
+
+    /** A server whose request pipeline the container manager can post its deletions to. */
+    private static final class Server extends ZooKeeperServer {
+        Server(java.io.File snapshots, java.io.File log, int tickMillis) throws IOException {
+            super(snapshots, log, tickMillis);
+        }
+
+        RequestProcessor firstProcessor() {
+            return firstProcessor;
+        }
     }
 
     /**
@@ -32,7 +52,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
      */
     public static EmbeddedZooKeeper start(Path dataDir, int port) throws IOException {
         Files.createDirectories(dataDir);
-        ZooKeeperServer server = new ZooKeeperServer(dataDir.resolve("snapshots").toFile(),
+        Server server = new Server(dataDir.resolve("snapshots").toFile(),
                 dataDir.resolve("log").toFile(), TICK_MILLIS);
         ServerCnxnFactory factory = ServerCnxnFactory.createFactory(
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
@@ -56,8 +76,14 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return "127.0.0.1:" + factory.getLocalPort();
     }
 
+    /** Runs the container manager's sweep now rather than at its next interval. */
+    void sweepEmptyContainers() throws InterruptedException {
+        containers.checkContainers();
+    }
+
     @Override
     public void close() {
+        containers.stop();
         factory.shutdown();
         server.shutdown();
     }

@@ -56,10 +56,13 @@ public final class ZooKeeperStore implements RouterPresence {
         return root + "/election";
     }
 
-    /** Creates the layout's folders where missing. */
+    /**
+     * Creates the layout's folders where missing. Run again at each takeover: a store written by a
+     * release that made its folders as containers may have lost an empty one to ZooKeeper's sweep.
+     */
     public void ensureLayout() throws Exception {
         for (String p : List.of("variables", "subscriptions", "routers", "election", "requests")) {
-            zk.createContainers(root + "/" + p);
+            ensureFolder(zk, root + "/" + p);
         }
         for (String node : List.of("epoch", "journal")) {
             if (zk.checkExists().forPath(root + "/" + node) == null) {
@@ -68,6 +71,20 @@ public final class ZooKeeperStore implements RouterPresence {
                 } catch (KeeperException.NodeExistsException raced) {
                     // another replica created it first
                 }
+            }
+        }
+    }
+
+    /**
+     * Creates a folder, and its parents, as persistent nodes where missing; never as containers,
+     * which ZooKeeper deletes once their last child is gone.
+     */
+    public static void ensureFolder(CuratorFramework zk, String path) throws Exception {
+        if (zk.checkExists().forPath(path) == null) {
+            try {
+                zk.create().creatingParentsIfNeeded().forPath(path);
+            } catch (KeeperException.NodeExistsException raced) {
+                // another replica created it first
             }
         }
     }

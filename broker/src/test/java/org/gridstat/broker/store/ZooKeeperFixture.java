@@ -21,6 +21,11 @@ public final class ZooKeeperFixture implements AutoCloseable {
         return c.client();
     }
 
+    /** ZooKeeper's sweep of empty container nodes, now; its deletions are applied before any later write. */
+    public void sweepEmptyContainers() throws InterruptedException {
+        server.sweepEmptyContainers();
+    }
+
     public String connectString() {
         return server.connectString();
     }
