@@ -156,8 +156,10 @@ public final class AlarmLog {
     private boolean takeNoiseToken(long now) {
         if (now > noiseRefilledAt) {
             noiseTokens = Math.min(noiseBurst, noiseTokens + (now - noiseRefilledAt) * noisePerMilli);
-            noiseRefilledAt = now;
+        } else if (now < noiseRefilledAt) {
+            noiseTokens = noiseBurst; // the wall clock was stepped back: the time passed is unknown, start afresh
         }
+        noiseRefilledAt = now; // not the old high: that would suppress noise until the clock caught up
         if (noiseTokens < 1) {
             return false;
         }

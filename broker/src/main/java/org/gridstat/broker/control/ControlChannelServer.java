@@ -220,13 +220,13 @@ public final class ControlChannelServer implements AutoCloseable {
                 outcomes.acknowledged(router, ack.sequence());
             } else if (m instanceof ControlMessage.Nack nack) {
                 Set<Long> s = unacked.get(router);
-                if (s != null) {
-                    s.remove(nack.sequence());
-                }
+                boolean outstanding = s != null && s.remove(nack.sequence());
                 String reason = AlarmLog.clean(nack.reason(), AlarmLog.MAX_MESSAGE);
                 InstallOutcomes.Refusal install = outcomes.refused(router, nack.sequence(), reason);
-                // no sequence number in the alarm: the same refusal repeated folds into one
-                alarms.raise(router, install != null ? AlarmLog.Kind.INSTALL_REFUSED : AlarmLog.Kind.GENERAL, reason);
+                // no sequence number in the alarm: the same refusal repeated folds into one; a Nack of
+                // nothing outstanding is the peer's noise, rate-limited, not a decision
+                alarms.raise(router, install != null ? AlarmLog.Kind.INSTALL_REFUSED
+                        : outstanding ? AlarmLog.Kind.GENERAL : AlarmLog.Kind.PROTOCOL_VIOLATION, reason);
                 LOG.warn("router {} refused #{}: {}", router, nack.sequence(), reason);
             } else if (m instanceof ControlMessage.FlowReport report) {
                 int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()));

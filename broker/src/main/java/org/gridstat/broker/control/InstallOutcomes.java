@@ -61,6 +61,10 @@ public final class InstallOutcomes {
     }
 
     void removed(String router, long flowId) {
+        Map<Long, Sent> a = awaiting.get(router);
+        if (a != null) {
+            a.values().removeIf(s -> s.flowId() == flowId); // an answer still to come is of no flow held
+        }
         Map<Long, Long> i = installed.get(router);
         if (i != null) {
             i.remove(flowId);

@@ -211,6 +211,28 @@ class OperatorViewsTest {
         assertEquals(0, alarms.get("noiseSuppressed").asLong());
     }
 
+    /**
+     * Review: a Nack naming a sequence the broker never sent is raised as a GENERAL decision, not
+     * rate-limited noise, so one connected peer (a Hello with any router id of the topology) can
+     * push a real install refusal out of the decisions list.
+     */
+    @Test
+    void reviewNacksOfNothingSentCannotPushARealRefusalOutOfTheDecisions() throws Exception {
+        router("a", null);
+        router("b", null);
+        subscribeAtoC();
+        router("c", "router c has no out-link 'cc'");
+        await("/alarms", n -> n.path("decisions").size() == 1);
+        ScriptedRouter hostile = router("b", null); // takes b's session over
+        for (int i = 0; i < 1_001; i++) {
+            hostile.send(new ControlMessage.Nack(1_000_000 + i, "bogus " + i));
+        }
+        JsonNode alarms = await("/alarms", n -> n.path("noiseSuppressed").asLong() + n.path("noise").size()
+                + n.path("decisions").size() + n.path("dropped").path("decisions").asLong() >= 1_001);
+        assertTrue(of(alarms.get("decisions"), "kind", "INSTALL_REFUSED").has("source"),
+                "the real refusal was evicted by Nacks of sequences never sent: " + alarms.get("dropped"));
+    }
+
     /** A router on the control channel that acknowledges everything, or refuses installs with a reason. */
     private static final class ScriptedRouter implements AutoCloseable {
         private final Socket socket;

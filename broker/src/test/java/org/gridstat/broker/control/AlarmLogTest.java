@@ -98,4 +98,21 @@ class AlarmLogTest {
         assertEquals("😀".repeat(2), AlarmLog.clean("😀".repeat(2), 240), "a pair of surrogates is one character, kept");
         assertEquals("a...", AlarmLog.clean("a😀😀😀", 5), "a cut never splits a pair");
     }
+
+    /**
+     * Review: the noise bucket is refilled only while the wall clock passes its last refill; after
+     * the clock is stepped back (NTP, an operator) no noise is recorded until the clock catches up.
+     */
+    @Test
+    void reviewNoiseIsRecordedAgainSoonAfterTheWallClockIsSteppedBack() {
+        AlarmLog log = log(100);
+        for (int i = 0; i < 20; i++) {
+            assertTrue(log.raise("10.0.0." + i, Kind.MALFORMED_FRAME, "x"));
+        }
+        assertFalse(log.raise("10.0.0.99", Kind.MALFORMED_FRAME, "x"), "the burst is spent");
+        now.addAndGet(-3_600_000); // the clock is stepped back an hour
+        now.addAndGet(10_000); // ten seconds pass
+        assertTrue(log.raise("10.0.0.100", Kind.MALFORMED_FRAME, "x"),
+                "ten seconds after the step, noise is still suppressed (and would be for an hour)");
+    }
 }

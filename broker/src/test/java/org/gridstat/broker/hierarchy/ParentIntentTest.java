@@ -253,6 +253,85 @@ class ParentIntentTest {
         assertTrue(parent.subscribe(WEST_VAR, "e2", "cc", QOS).id() > 7, "an intent's id is never given again");
     }
 
+    /**
+     * Review: the undo of a leg whose answer never came identifies it by what it is (variable,
+     * router, link, bound), and only excludes leaf ids the parent has recorded. A concurrent
+     * request for an identical leg, committed at the leaf but not yet recorded as MADE, is taken
+     * for the orphan and torn down, while that request completes and reports a subscription the
+     * leaf no longer holds.
+     */
+    @Test
+    void reviewUndoOfAFailedRequestDoesNotTearDownAConcurrentIdenticalRequestsLeg() throws Exception {
+        ParentBroker parent = parent();
+        CountDownLatch bCommitted = new CountDownLatch(1);
+        CountDownLatch releaseB = new CountDownLatch(1);
+        west.afterCommit = () -> {
+            bCommitted.countDown();
+            try {
+                releaseB.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        CompletableFuture<CrossCloudSubscription> b = CompletableFuture.supplyAsync(() -> {
+            try {
+                return parent.subscribe(WEST_VAR, "w1", "cc", QOS);
+            } catch (SubscriptionRejectedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(bCommitted.await(10, TimeUnit.SECONDS));
+        // the second, identical request: its call fails before the leaf commits anything
+        west.beforeSubscribe = () -> {
+            throw new BrokerException("connection refused", null);
+        };
+        west.beforeUnsubscribe = () -> {
+            releaseB.countDown(); // the first request records its leg and finishes meanwhile
+            try {
+                b.get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // judged below
+            }
+        };
+        assertThrows(BrokerException.class, () -> parent.subscribe(WEST_VAR, "w1", "cc", QOS));
+        west.beforeUnsubscribe = () -> { };
+        CrossCloudSubscription made = b.get(10, TimeUnit.SECONDS);
+        assertTrue(west.held.containsKey(made.segments().get(0).leafSubscriptionId()),
+                "subscription " + made.id() + " is reported made, but its leaf subscription was torn down by another "
+                        + "request's undo");
+    }
+
+    /**
+     * Review: a parent stopped after recording a leg CALLING but before the leaf got the call
+     * undoes, on restart, a leaf subscription it never made (here one made directly at the leaf
+     * with the same variable, router, link and bound).
+     */
+    @Test
+    void reviewRecoveryDoesNotTearDownALeafSubscriptionTheParentNeverMade() throws Exception {
+        BrokerSubscription own = west.subscribe(WEST_VAR, "w1", "cc", QOS, Duration.ZERO, Duration.ZERO); // not the parent's
+        ParentBroker first = parent();
+        CountDownLatch calling = new CountDownLatch(1);
+        west.beforeSubscribe = () -> { // recorded CALLING; the parent stops before its request leaves
+            calling.countDown();
+            parkForever();
+        };
+        Thread caller = new Thread(() -> {
+            try {
+                first.subscribe(WEST_VAR, "w1", "cc", QOS);
+            } catch (SubscriptionRejectedException | RuntimeException e) {
+                // the stopped parent never answers
+            }
+        });
+        stuck.add(caller);
+        caller.start();
+        assertTrue(calling.await(10, TimeUnit.SECONDS));
+        west.beforeSubscribe = () -> { };
+
+        parent(); // restarts on the same store
+        assertTrue(west.held.containsKey(own.id()), "the parent's recovery tore down leaf subscription " + own.id()
+                + ", which it never made");
+    }
+
     private static void parkForever() {
         try {
             new CountDownLatch(1).await();
@@ -271,6 +350,7 @@ class ParentIntentTest {
         final AtomicLong calls = new AtomicLong();
         volatile Runnable beforeSubscribe = () -> { };
         volatile Runnable afterCommit = () -> { };
+        volatile Runnable beforeUnsubscribe = () -> { };
         volatile String refuse;
         volatile boolean lose;
         volatile boolean down;
@@ -326,6 +406,7 @@ class ParentIntentTest {
         @Override
         public boolean unsubscribe(long id) {
             reachable();
+            beforeUnsubscribe.run();
             return held.remove(id) != null;
         }
 
