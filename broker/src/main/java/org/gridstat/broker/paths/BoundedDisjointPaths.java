@@ -70,6 +70,8 @@ public final class BoundedDisjointPaths {
     private long steps;
     private long budgetEnd;
     private final List<int[]> chosen = new ArrayList<>();
+    /** Whether step 2 runs; off only to test the exact search alone. */
+    private final boolean leastCostFirst;
     private final Heap heap;
 
     public BoundedDisjointPaths(Topology topology) {
@@ -77,6 +79,11 @@ public final class BoundedDisjointPaths {
     }
 
     public BoundedDisjointPaths(Topology topology, long stepBudget) {
+        this(topology, stepBudget, true);
+    }
+
+    BoundedDisjointPaths(Topology topology, long stepBudget, boolean leastCostFirst) {
+        this.leastCostFirst = leastCostFirst;
         if (stepBudget < 1) {
             throw new IllegalArgumentException("step budget must be positive");
         }
@@ -157,13 +164,15 @@ public final class BoundedDisjointPaths {
             }
         }
         // 2. The least-cost set over them.
-        List<List<Link>> cheapest = leastCost.paths(source, destination, k, l -> cost[l.index()],
-                l -> usable[l.index()]);
-        if (cheapest.size() < k) {
-            return new Result(Outcome.NONE, List.of(), steps);
-        }
-        if (cheapest.stream().allMatch(p -> total(p) <= bound)) {
-            return new Result(Outcome.FOUND, cheapest, steps);
+        if (leastCostFirst) {
+            List<List<Link>> cheapest = leastCost.paths(source, destination, k, l -> cost[l.index()],
+                    l -> usable[l.index()]);
+            if (cheapest.size() < k) {
+                return new Result(Outcome.NONE, List.of(), steps);
+            }
+            if (cheapest.stream().allMatch(p -> total(p) <= bound)) {
+                return new Result(Outcome.FOUND, cheapest, steps);
+            }
         }
         // 3. Exact search within the budget.
         boolean[] pruned = usable.clone();
