@@ -9,6 +9,7 @@ import java.util.function.ToLongFunction;
 import org.gridstat.broker.admission.AdmissionResult.Admitted;
 import org.gridstat.broker.admission.AdmissionResult.Hop;
 import org.gridstat.broker.admission.AdmissionResult.Rejected;
+import org.gridstat.broker.paths.BoundedDisjointPaths;
 import org.gridstat.broker.paths.DisjointPaths;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.RouterNode;
@@ -18,33 +19,56 @@ import org.gridstat.core.model.ServiceClass;
 /**
  * Admits a subscription only if k node-disjoint paths exist on which every link has the class
  * bandwidth it needs, every router the forwarding capacity, and every path meets the latency bound
- * with its propagation delays and per-hop queueing budgets. Reservations are multicast-aware: a
- * link reserves, per class and variable, the largest rate any subscription routes over it, not the
- * sum. The end-to-end bound is split into hop budgets in proportion to each hop's delay plus
+ * with its propagation delays and per-hop queueing budgets. When the least-cost k paths break the
+ * bound, k paths that each meet it are searched for ({@link BoundedDisjointPaths}) before refusing.
+ * A subscription asking a higher rate than the variable is published at is refused, not capped.
+ *
+ * <p>Link sharing follows the routers: a variable crossing a link is one flow there
+ * ({@link SharedFlow}), in the most urgent class of the subscriptions behind it, at the highest of
+ * their rates (multicast: the largest rate, not the sum), counted in that class. Each other class
+ * it has subscribers in holds what the flow would need there once the more urgent ones left, so a
+ * teardown never overfills a class. Admitting checks, in every class, what the subscription adds
+ * to the flow's holding there. No flow may gather more distinct intervals than the control channel
+ * can install, the subscriber router's delivery flow included. The end-to-end bound is split into hop budgets in proportion to each hop's delay plus
  * queueing budget. Each hop also gets the least delay of the path after it (propagation plus
  * transmission of one frame on every later link), so that a router drops an event as a deadline
  * miss only once it cannot be delivered in time. Single-threaded; the broker serialises admissions.
  */
 public final class AdmissionController {
     private final Topology topology;
-    /** Per link and class, per variable: the rates routed over it (a multiset; the reservation is its maximum). */
-    private final Map<Long, TreeMap<Long, Integer>>[][] linkNeeds;
+    /** Per link, per variable: the flow it is there; null for a link no flow crosses. */
+    private final Map<Long, SharedFlow>[] linkFlows;
+    /** The subscriber routers' delivery flows (out-links outside the topology), for their intervals. */
+    private final Map<Delivery, SharedFlow> deliveries = new HashMap<>();
     private final DisjointPaths pathFinder;
+    private final BoundedDisjointPaths boundedFinder;
+    /** Per link and class: what the flows hold of the class's share, bytes per second. */
     private final long[][] linkReserved;
+    /** Per link and class: the assured rates of the flows installed in that class, bytes per second. */
+    private final long[][] linkInstalled;
     /** Per router and variable: the event rates it forwards; its load is the sum of the maxima. */
     private final Map<Integer, Map<Long, TreeMap<Long, Integer>>> routerNeeds = new HashMap<>();
     private final long[] routerReserved;
     private final Map<Long, Admission> admitted = new HashMap<>();
 
-    private record Admission(SubscriptionRequest request, List<List<Link>> paths, RouterNode subscriber) {
+    /** A subscription's paths; {@code delivers} if its subscriber router delivers it on the subscriber link. */
+    private record Admission(SubscriptionRequest request, List<List<Link>> paths, RouterNode subscriber, boolean delivers) {
+    }
+
+    private record Delivery(int router, String link, long variable) {
+        static Delivery of(RouterNode at, SubscriptionRequest r) {
+            return new Delivery(at.index(), r.subscriberLink(), r.variable().value());
+        }
     }
 
     @SuppressWarnings("unchecked")
     public AdmissionController(Topology topology) {
         this.topology = topology;
         this.pathFinder = new DisjointPaths(topology);
-        this.linkNeeds = new Map[topology.links().size()][ServiceClass.values().length];
+        this.boundedFinder = new BoundedDisjointPaths(topology);
+        this.linkFlows = new Map[topology.links().size()];
         this.linkReserved = new long[topology.links().size()][ServiceClass.values().length];
+        this.linkInstalled = new long[topology.links().size()][ServiceClass.values().length];
         this.routerReserved = new long[topology.routers().size()];
     }
 
@@ -58,9 +82,14 @@ public final class AdmissionController {
             return new Rejected(r.subscriptionId(), "no router '" + (from == null ? r.publisherRouter() : r.subscriberRouter())
                     + "' in the topology");
         }
+        String invalid = beyondWhatCanBeCarried(r, to);
+        if (invalid != null) {
+            return new Rejected(r.subscriptionId(), invalid);
+        }
         ServiceClass c = r.qos().serviceClass();
         long bytes = r.bytesPerSecond();
         long events = r.eventsPerSecond();
+        Long variable = r.variable().value();
         int k = r.qos().paths();
         List<List<Link>> paths;
         if (from == to) {
@@ -70,27 +99,40 @@ public final class AdmissionController {
             paths = List.of(List.of());
         } else {
             ToLongFunction<Link> cost = l -> l.delayNanos() + l.from().queueingBudgetNanos();
-            paths = pathFinder.paths(from, to, k, cost,
-                    l -> fits(l, c, r, bytes, events));
+            java.util.function.Predicate<Link> eligible = l -> fits(l, c, r, variable, bytes, events);
+            paths = pathFinder.paths(from, to, k, cost, eligible);
             if (paths.size() < k) {
                 return new Rejected(r.subscriptionId(), explainShortage(r, from, to, k, cost));
             }
+            long bound = r.qos().latencyBoundNanos();
+            for (int i = 0; i < paths.size(); i++) {
+                long need = pathCost(paths.get(i), to);
+                if (need > bound) {
+                    String tooLong = String.format(
+                            "path %d (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
+                            i + 1, describe(paths.get(i), from), need / 1e6, bound / 1e6);
+                    BoundedDisjointPaths.Result within = boundedFinder.search(from, to, k,
+                            bound - to.queueingBudgetNanos(), cost, eligible);
+                    if (within.outcome() != BoundedDisjointPaths.Outcome.FOUND) {
+                        return new Rejected(r.subscriptionId(), tooLong + "; " + whyNoneWithin(within, k));
+                    }
+                    paths = within.paths();
+                    break;
+                }
+            }
         }
         long bound = r.qos().latencyBoundNanos();
-        for (int i = 0; i < paths.size(); i++) {
-            long need = pathCost(paths.get(i), to);
-            if (need > bound) {
-                return new Rejected(r.subscriptionId(), String.format(
-                        "path %d (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
-                        i + 1, describe(paths.get(i), from), need / 1e6, bound / 1e6));
-            }
+        if (from == to && to.queueingBudgetNanos() > bound) {
+            return new Rejected(r.subscriptionId(), String.format(
+                    "path 1 (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
+                    from.id(), to.queueingBudgetNanos() / 1e6, bound / 1e6));
         }
         String routerShort = routerShortage(from, r);
         if (routerShort != null) {
             return new Rejected(r.subscriptionId(), routerShort);
         }
-        reserve(r, paths, from, +1);
-        admitted.put(r.subscriptionId(), new Admission(r, paths, to));
+        reserve(r, paths, from, to, +1);
+        admitted.put(r.subscriptionId(), new Admission(r, paths, to, true));
         List<List<Hop>> hops = new ArrayList<>();
         for (List<Link> p : paths) {
             hops.add(budgets(p, to, bound, r.wireBytes()));
@@ -114,8 +156,9 @@ public final class AdmissionController {
                 return new Rejected(r.subscriptionId(), why);
             }
         }
-        reserve(r, List.of(path), from, +1);
-        admitted.put(r.subscriptionId(), new Admission(r, List.of(path), path.isEmpty() ? from : path.get(path.size() - 1).to()));
+        reserve(r, List.of(path), from, null, +1);
+        admitted.put(r.subscriptionId(), new Admission(r, List.of(path),
+                path.isEmpty() ? from : path.get(path.size() - 1).to(), false));
         return new Admitted(r.subscriptionId(), List.of(List.of()));
     }
 
@@ -159,8 +202,8 @@ public final class AdmissionController {
             }
             restored.add(again);
         }
-        reserve(r, paths, from, +1);
-        this.admitted.put(r.subscriptionId(), new Admission(r, paths, to));
+        reserve(r, paths, from, to, +1);
+        this.admitted.put(r.subscriptionId(), new Admission(r, paths, to, true));
         return new Admitted(held.subscriptionId(), restored);
     }
 
@@ -178,13 +221,22 @@ public final class AdmissionController {
         if (a == null) {
             return false;
         }
-        reserve(a.request(), a.paths(), topology.router(a.request().publisherRouter()), -1);
+        reserve(a.request(), a.paths(), topology.router(a.request().publisherRouter()),
+                a.delivers() ? a.subscriber() : null, -1);
         return true;
     }
 
-    /** Bytes per second reserved on a link for a class. */
+    /**
+     * Bytes per second of a link's class share held by its flows: the assured rates of those
+     * installed in the class and what those installed in a more urgent one stand by with.
+     */
     public long reserved(Link l, ServiceClass c) {
         return linkReserved[l.index()][c.ordinal()];
+    }
+
+    /** Bytes per second of assured rate the flows installed in a class on a link have; at most {@link #reserved}. */
+    public long installed(Link l, ServiceClass c) {
+        return linkInstalled[l.index()][c.ordinal()];
     }
 
     /** Events per second reserved on a router. */
@@ -200,25 +252,76 @@ public final class AdmissionController {
         return l.classCapacity(c) - linkReserved[l.index()][c.ordinal()];
     }
 
-    /** What admitting adds on a link: nothing if the variable already crosses it at this rate or higher. */
     /**
-     * Whether the link and the router it leads to can carry the stream. Most links have room for
-     * the whole stream, so the multicast lookup runs only where they have less.
+     * Whether the link and the router it leads to can carry the stream. Most links carry no flow
+     * of the variable, so the flow's lookup runs only where some flow crosses the link.
      */
-    private boolean fits(Link l, ServiceClass c, SubscriptionRequest r, long bytes, long events) {
-        long free = linkFree(l, c);
-        if (free < bytes && free < linkIncrement(l, c, r)) {
+    private boolean fits(Link l, ServiceClass c, SubscriptionRequest r, Long variable, long bytes, long events) {
+        Map<Long, SharedFlow> flows = linkFlows[l.index()];
+        SharedFlow f = flows == null ? null : flows.get(variable);
+        if (f == null) {
+            if (linkFree(l, c) < bytes) {
+                return false;
+            }
+        } else if (f.distinctIntervalsWith(r) > SharedFlow.MAX_INTERVALS || shortClass(l, f, r) != null) {
             return false;
         }
         long routerFree = routerFree(l.to());
         return routerFree >= events || routerFree >= routerIncrement(l.to(), r);
     }
 
-    private long linkIncrement(Link l, ServiceClass c, SubscriptionRequest r) {
-        Map<Long, TreeMap<Long, Integer>> byVariable = linkNeeds[l.index()][c.ordinal()];
-        TreeMap<Long, Integer> rates = byVariable == null ? null : byVariable.get(r.variable().value());
-        long current = rates == null || rates.isEmpty() ? 0 : rates.lastKey();
-        return Math.max(0, r.bytesPerSecond() - current);
+    /** The first class whose share lacks what adding {@code r} to the flow asks of it, or null. */
+    private ServiceClass shortClass(Link l, SharedFlow f, SubscriptionRequest r) {
+        for (ServiceClass k : ServiceClass.values()) {
+            if (linkFree(l, k) < f.heldWith(r, k) - f.held(k)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    private SharedFlow flowOn(Link l, SubscriptionRequest r) {
+        Map<Long, SharedFlow> flows = linkFlows[l.index()];
+        return flows == null ? null : flows.get(r.variable().value());
+    }
+
+    /**
+     * Why the request asks what no path can carry, or null: a rate above the publisher's, a
+     * subscriber link that is the router's link to a neighbour, or a delivery flow with too many rates.
+     */
+    private String beyondWhatCanBeCarried(SubscriptionRequest r, RouterNode to) {
+        long asked = r.qos().intervalNanos();
+        long published = r.publisherIntervalNanos();
+        if (published > 0 && asked < published) {
+            return String.format("variable %d is published at %s; %s asked (a higher rate is refused, not capped)",
+                    r.variable().value(), hz(published), hz(asked));
+        }
+        if (!r.subscriberLink().isEmpty() && topology.link(to.id(), r.subscriberLink()) != null) {
+            return String.format("subscriber link '%s' at router %s is its link to router %s", r.subscriberLink(),
+                    to.id(), r.subscriberLink());
+        }
+        SharedFlow d = deliveries.get(Delivery.of(to, r));
+        if (d != null && d.distinctIntervalsWith(r) > SharedFlow.MAX_INTERVALS) {
+            return tooManyRates("link " + r.subscriberLink() + " at router " + to.id(), r, d);
+        }
+        return null;
+    }
+
+    private static String tooManyRates(String where, SubscriptionRequest r, SharedFlow f) {
+        return String.format("%s: the flow of variable %d would gather %d distinct rates, more than the %d one flow can carry",
+                where, r.variable().value(), f.distinctIntervalsWith(r), SharedFlow.MAX_INTERVALS);
+    }
+
+    private static String hz(long intervalNanos) {
+        long whole = org.gridstat.core.filter.SampleGrid.ofInterval(intervalNanos).wholeRate();
+        return whole > 0 ? whole + " Hz" : String.format("%.3f Hz", 1e9 / intervalNanos);
+    }
+
+    private static String whyNoneWithin(BoundedDisjointPaths.Result r, int k) {
+        String what = k == 1 ? "path" : k + " node-disjoint paths";
+        return r.outcome() == BoundedDisjointPaths.Outcome.NONE
+                ? String.format("no %s within the bound exist over links with room for the stream", what)
+                : String.format("the search for %s within the bound gave up after %,d steps", what, r.steps());
     }
 
     private long routerFree(RouterNode n) {
@@ -231,22 +334,39 @@ public final class AdmissionController {
         return Math.max(0, r.eventsPerSecond() - current);
     }
 
-    private void reserve(SubscriptionRequest r, List<List<Link>> paths, RouterNode from, int sign) {
-        ServiceClass c = r.qos().serviceClass();
+    /**
+     * Adds ({@code sign} +1) or takes back (-1) a subscription's use of its paths' flows, routers
+     * and, if {@code subscriber} is given, delivery flow.
+     */
+    private void reserve(SubscriptionRequest r, List<List<Link>> paths, RouterNode from, RouterNode subscriber, int sign) {
+        Long variable = r.variable().value();
         java.util.Set<Integer> routers = new java.util.LinkedHashSet<>();
         routers.add(from.index());
         for (List<Link> p : paths) {
             for (Link l : p) {
-                Map<Long, TreeMap<Long, Integer>> byVariable = linkNeeds[l.index()][c.ordinal()];
-                if (byVariable == null) {
-                    byVariable = linkNeeds[l.index()][c.ordinal()] = new HashMap<>();
+                Map<Long, SharedFlow> flows = linkFlows[l.index()];
+                if (flows == null) {
+                    flows = linkFlows[l.index()] = new HashMap<>();
                 }
-                TreeMap<Long, Integer> rates = byVariable.computeIfAbsent(r.variable().value(), x -> new TreeMap<>());
-                long before = rates.isEmpty() ? 0 : rates.lastKey();
-                count(rates, r.bytesPerSecond(), sign);
-                long after = rates.isEmpty() ? 0 : rates.lastKey();
-                linkReserved[l.index()][c.ordinal()] += after - before;
+                SharedFlow f = flows.computeIfAbsent(variable, x -> new SharedFlow());
+                count(l, f, -1);
+                share(f, r, sign);
+                count(l, f, +1);
+                if (f.isEmpty()) {
+                    flows.remove(variable);
+                    if (flows.isEmpty()) {
+                        linkFlows[l.index()] = null;
+                    }
+                }
                 routers.add(l.to().index());
+            }
+        }
+        if (subscriber != null) {
+            Delivery key = Delivery.of(subscriber, r);
+            SharedFlow d = deliveries.computeIfAbsent(key, x -> new SharedFlow());
+            share(d, r, sign);
+            if (d.isEmpty()) {
+                deliveries.remove(key);
             }
         }
         for (int n : routers) {
@@ -256,6 +376,26 @@ public final class AdmissionController {
             count(rates, r.eventsPerSecond(), sign);
             long after = rates.isEmpty() ? 0 : rates.lastKey();
             routerReserved[n] += after - before;
+        }
+    }
+
+    /** Adds (+1) or takes off (-1) what a flow holds and has installed on a link. */
+    private void count(Link l, SharedFlow f, int sign) {
+        if (f.isEmpty()) {
+            return;
+        }
+        long[] reserved = linkReserved[l.index()];
+        for (ServiceClass k : ServiceClass.values()) {
+            reserved[k.ordinal()] += sign * f.held(k);
+        }
+        linkInstalled[l.index()][f.serviceClass().ordinal()] += sign * f.assuredRate();
+    }
+
+    private static void share(SharedFlow f, SubscriptionRequest r, int sign) {
+        if (sign > 0) {
+            f.add(r);
+        } else {
+            f.remove(r);
         }
     }
 
@@ -338,9 +478,14 @@ public final class AdmissionController {
 
     /** What the link, or the router it leads to, lacks for the stream; null if both have room. */
     private String shortage(Link l, ServiceClass c, SubscriptionRequest r) {
-        long need = linkIncrement(l, c, r);
-        if (linkFree(l, c) < need) {
-            return String.format("link %s class %s: needs %s, %s free", l.name(), c, kbits(need), kbits(linkFree(l, c)));
+        SharedFlow f = flowOn(l, r);
+        if (f != null && f.distinctIntervalsWith(r) > SharedFlow.MAX_INTERVALS) {
+            return tooManyRates("link " + l.name(), r, f);
+        }
+        ServiceClass in = f == null ? c : shortClass(l, f, r);
+        long need = f == null ? r.bytesPerSecond() : in == null ? 0 : f.heldWith(r, in) - f.held(in);
+        if (in != null && linkFree(l, in) < need) {
+            return String.format("link %s class %s: needs %s, %s free", l.name(), in, kbits(need), kbits(linkFree(l, in)));
         }
         return routerShortage(l.to(), r);
     }

@@ -5,20 +5,20 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import org.gridstat.broker.admission.AdmissionResult.Admitted;
 import org.gridstat.broker.admission.AdmissionResult.Hop;
+import org.gridstat.broker.admission.SharedFlow;
 import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
-import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 
 /**
  * Turns admitted subscriptions into the flows each router must hold. A router holds one flow per
- * out-link and variable, whatever the number of subscriptions behind it: its rate filter carries
- * the union of their intervals, its assured rate is the highest of their rates (multicast), its
- * downstream budget the tightest, its least rest-of-path delay the shortest (an event is given up
- * on only when no subscriber behind the link can still get it in time), its class the most urgent.
+ * out-link and variable, whatever the number of subscriptions behind it: its class, assured rate
+ * and intervals are those of the {@link SharedFlow} admission counted (the most urgent class, the
+ * highest rate, the union of the intervals), its downstream budget the tightest, its least
+ * rest-of-path delay the shortest (an event is given up on only when no subscriber behind the link
+ * can still get it in time).
  * Out-links are named by the next router's id, and at the subscriber's router by the
  * subscription's link. A flow keeps its id while it exists; its version grows whenever its content
  * changes.
@@ -211,26 +211,21 @@ public final class FlowPlanner {
 
     private InstallFlow flowFor(FlowKey key, Iterable<Use> uses, long version) {
         long flowId = flowIds.computeIfAbsent(key, k -> nextFlowId++);
-        long assured = 0;
+        SharedFlow shared = new SharedFlow();
         long budget = Long.MAX_VALUE;
         long rest = Long.MAX_VALUE;
         long publisher = 0;
-        ServiceClass cls = ServiceClass.BE;
-        TreeSet<Long> intervals = new TreeSet<>();
         for (Use use : uses) {
             SubscriptionRequest r = use.request();
-            assured = Math.max(assured, r.bytesPerSecond());
+            shared.add(r);
             budget = Math.min(budget, use.downstreamBudget());
             rest = Math.min(rest, use.minRestDelay());
             publisher = Math.max(publisher, r.publisherIntervalNanos());
-            intervals.add(r.qos().intervalNanos());
-            if (r.qos().serviceClass().code() < cls.code()) {
-                cls = r.qos().serviceClass();
-            }
         }
+        long assured = shared.assuredRate();
         // May borrow up to twice its reservation when the link has room; never shrinks below MR = 0.
-        FlowSpec spec = FlowSpec.of(flowId, cls, assured, 0, Math.max(1, assured * 2), FlowSpec.DEFAULT_BUFFER_EVENTS, "");
-        return new InstallFlow(version, key.variableId(), key.link(), spec,
-                intervals.stream().mapToLong(Long::longValue).toArray(), publisher, budget, rest);
+        FlowSpec spec = FlowSpec.of(flowId, shared.serviceClass(), assured, 0, Math.max(1, assured * 2),
+                FlowSpec.DEFAULT_BUFFER_EVENTS, "");
+        return new InstallFlow(version, key.variableId(), key.link(), spec, shared.intervals(), publisher, budget, rest);
     }
 }

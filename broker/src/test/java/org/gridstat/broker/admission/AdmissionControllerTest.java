@@ -151,4 +151,111 @@ class AdmissionControllerTest {
         assertEquals("no router 'r77' in the topology", unknown.reason());
         assertEquals(0, ac.admittedCount());
     }
+
+    /** A line r1 - r2 - r3 at 100 Mbit/s, with room for many 1 kHz streams. */
+    private static Topology line() {
+        return Topology.builder().router("r1", 1_000_000).router("r2", 1_000_000).router("r3", 1_000_000)
+                .between("r1", "r2", 12_500_000, 2 * MS, Topology.Builder.defaultShares())
+                .between("r2", "r3", 12_500_000, 2 * MS, Topology.Builder.defaultShares()).build();
+    }
+
+    private static SubscriptionRequest every(long id, Duration interval, String link) {
+        return new SubscriptionRequest(id, VariableId.of(5), "r1", "r3", 260, QosSpec.builder().interval(interval)
+                .latencyBound(Duration.ofMillis(100)).serviceClass(ServiceClass.LRT).build(), link, MS);
+    }
+
+    private static long[] reservations(Topology t, AdmissionController ac) {
+        return t.links().stream().flatMapToLong(l -> java.util.Arrays.stream(ServiceClass.values())
+                .mapToLong(c -> ac.reserved(l, c))).toArray();
+    }
+
+    @Test
+    void aFlowGathersAtMost64DistinctRatesOnALink() {
+        Topology t = line();
+        AdmissionController ac = new AdmissionController(t);
+        for (int i = 1; i <= 64; i++) { // a subscriber link each: only the links between routers gather them all
+            assertInstanceOf(Admitted.class, ac.admit(every(i, Duration.ofMillis(i), "l" + i)), "rate " + i);
+        }
+        assertInstanceOf(Admitted.class, ac.admit(every(100, Duration.ofMillis(64), "l100")), "a rate the flow has");
+        long[] before = reservations(t, ac);
+        Rejected r = assertInstanceOf(Rejected.class, ac.admit(every(65, Duration.ofMillis(65), "l65")));
+        assertEquals("link r1->r2: the flow of variable 5 would gather 65 distinct rates, more than the 64 one flow"
+                + " can carry", r.reason());
+        assertArrayEquals(before, reservations(t, ac), "nothing reserved");
+        assertEquals(65, ac.admittedCount());
+        assertTrue(ac.release(7));
+        assertInstanceOf(Admitted.class, ac.admit(every(65, Duration.ofMillis(65), "l65")), "room for a rate again");
+    }
+
+    @Test
+    void theSubscriberRoutersDeliveryFlowGathersAtMost64DistinctRatesToo() {
+        Topology t = line();
+        AdmissionController ac = new AdmissionController(t);
+        for (int i = 1; i <= 64; i++) {
+            assertInstanceOf(Admitted.class, ac.admit(every(i, Duration.ofMillis(i), "cc")), "rate " + i);
+        }
+        long[] before = reservations(t, ac);
+        Rejected r = assertInstanceOf(Rejected.class, ac.admit(every(65, Duration.ofMillis(65), "cc")));
+        assertEquals("link cc at router r3: the flow of variable 5 would gather 65 distinct rates, more than the 64"
+                + " one flow can carry", r.reason());
+        assertArrayEquals(before, reservations(t, ac), "nothing reserved");
+        assertInstanceOf(Admitted.class, ac.admit(every(66, Duration.ofMillis(64), "cc")), "a rate the flow has");
+    }
+
+    @Test
+    void aRateAboveThePublishersIsRefusedNotCapped() {
+        Topology t = line();
+        AdmissionController ac = new AdmissionController(t);
+        long sixtyHz = org.gridstat.core.filter.SampleGrid.ofRate(60).intervalNanos();
+        SubscriptionRequest fast = new SubscriptionRequest(1, VariableId.of(5), "r1", "r3", 260, QosSpec.builder()
+                .rateHz(120).latencyBound(Duration.ofMillis(100)).build(), "cc", sixtyHz);
+        Rejected r = assertInstanceOf(Rejected.class, ac.admit(fast));
+        assertEquals("variable 5 is published at 60 Hz; 120 Hz asked (a higher rate is refused, not capped)", r.reason());
+        assertEquals(0, ac.admittedCount());
+        assertArrayEquals(new long[reservations(t, ac).length], reservations(t, ac), "nothing reserved");
+        SubscriptionRequest same = new SubscriptionRequest(2, VariableId.of(5), "r1", "r3", 260, QosSpec.builder()
+                .rateHz(60).latencyBound(Duration.ofMillis(100)).build(), "cc", sixtyHz);
+        assertInstanceOf(Admitted.class, ac.admit(same), "the publisher's own rate");
+    }
+
+    @Test
+    void aSubscriberLinkThatIsTheRoutersLinkToANeighbourIsRefused() {
+        AdmissionController ac = new AdmissionController(line());
+        Rejected r = assertInstanceOf(Rejected.class, ac.admit(every(1, Duration.ofMillis(10), "r2")));
+        assertEquals("subscriber link 'r2' at router r3 is its link to router r2", r.reason());
+    }
+
+    /**
+     * s -> a -> b -> t costs 3 ms, but uses both a and b: the only path left beside it is
+     * s -> c -> t, 10.5 ms. The least-cost disjoint pair is those two (13.5 ms in all); s -> a -> t
+     * and s -> b -> t take 7 ms each (14 ms in all). No queueing budgets, so a path costs its delays.
+     */
+    private static Topology trap() {
+        Topology.Builder b = Topology.builder();
+        for (String r : List.of("s", "a", "b", "c", "t")) {
+            b.router(r, 1_000_000, 0, "");
+        }
+        var shares = Topology.Builder.defaultShares();
+        return b.link("s", "a", 12_500_000, 1 * MS, shares).link("a", "b", 12_500_000, 1 * MS, shares)
+                .link("b", "t", 12_500_000, 1 * MS, shares).link("a", "t", 12_500_000, 6 * MS, shares)
+                .link("s", "b", 12_500_000, 6 * MS, shares).link("s", "c", 12_500_000, 5 * MS, shares)
+                .link("c", "t", 12_500_000, 5_500_000, shares).build();
+    }
+
+    @Test
+    void findsDisjointPathsThatEachMeetTheBoundWhenTheLeastCostPairDoesNot() {
+        AdmissionController ac = new AdmissionController(trap());
+        Admitted a = assertInstanceOf(Admitted.class, ac.admit(request(1, 1, "s", "t", 2, 8)));
+        assertEquals(List.of(List.of("s", "a", "t"), List.of("s", "b", "t")),
+                a.paths().stream().map(p -> p.stream().map(Hop::router).toList()).toList());
+    }
+
+    @Test
+    void aRefusalForTheBoundSaysWhenNoPathsWithinItExist() {
+        AdmissionController ac = new AdmissionController(trap());
+        Rejected r = assertInstanceOf(Rejected.class, ac.admit(request(1, 1, "s", "t", 2, 6)));
+        assertEquals("path 2 (s->c->t) needs 10.5 ms of delay and queueing budgets, more than the 6.0 ms bound; no 2"
+                + " node-disjoint paths within the bound exist over links with room for the stream", r.reason());
+        assertEquals(0, ac.admittedCount());
+    }
 }

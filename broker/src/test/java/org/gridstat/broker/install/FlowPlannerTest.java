@@ -60,6 +60,12 @@ class FlowPlannerTest {
                 shared.intervalsNanos());
         assertEquals(288 * 60, shared.spec().assuredRate(), "the highest rate, not the sum");
         assertEquals(ServiceClass.HRT, shared.spec().serviceClass(), "the most urgent class");
+        var r1r2 = topology.link("r1", "r2");
+        assertEquals(288 * 60, admission.installed(r1r2, ServiceClass.HRT), "admission counts the flow in its class");
+        assertEquals(288 * 60, admission.reserved(r1r2, ServiceClass.HRT));
+        assertEquals(0, admission.installed(r1r2, ServiceClass.LRT));
+        assertEquals(288 * 60, admission.reserved(r1r2, ServiceClass.LRT), "what the flow needs in LRT once the HRT"
+                + " subscriber leaves stands by");
         assertEquals(SampleGrid.ofRate(60).intervalNanos(), shared.publisherIntervalNanos());
         assertEquals(2, flowsOf(planner, "r2").size());
         assertArrayEquals(new long[] {SampleGrid.ofRate(20).intervalNanos()}, only(flowsOf(planner, "r2"), "sub-b").intervalsNanos());

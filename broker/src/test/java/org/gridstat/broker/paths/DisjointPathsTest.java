@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.gridstat.broker.topology.Link;
+import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -33,34 +34,48 @@ class DisjointPathsTest {
     }
 
     @Test
-    void pathsOnRandomGraphsAreValidAndNodeDisjoint() {
-        Random random = new Random(5);
-        for (int round = 0; round < 200; round++) {
-            int n = 6 + random.nextInt(10);
-            Topology.Builder b = Topology.builder();
-            for (int i = 0; i < n; i++) {
-                b.router("r" + i, 1000);
-            }
-            Set<String> made = new HashSet<>();
-            for (int e = 0; e < n * 2; e++) {
-                int x = random.nextInt(n);
-                int y = random.nextInt(n);
-                if (x != y && made.add(x + "-" + y)) {
-                    b.link("r" + x, "r" + y, 1000, 1 + random.nextInt(20), SHARES);
+    void onRandomGraphsTheMostDisjointPathsAreFoundAtTheLeastTotalCostThatBruteForceFinds() {
+        int compared = 0;
+        for (long seed = 1; seed <= 400; seed++) {
+            Random random = new Random(seed);
+            Topology t = BruteForcePaths.randomGraph(random);
+            RouterNode from = t.router("r0");
+            RouterNode to = t.router("r1");
+            List<BruteForcePaths.Path> all = BruteForcePaths.simplePaths(t, from, to);
+            for (int k = 1; k <= 3; k++) {
+                String where = "seed " + seed + ", k = " + k + ", graph " + t.links().stream().map(l -> l.name() + ":"
+                        + l.delayNanos()).toList();
+                List<List<Link>> paths = DisjointPaths.find(t, from, to, k, Link::delayNanos, l -> true);
+                assertValidAndDisjoint(paths, from, to, where);
+                int most = BruteForcePaths.most(all, k);
+                assertEquals(most, paths.size(), where + ": as many paths as brute force finds");
+                if (most > 0) {
+                    assertEquals(BruteForcePaths.leastCost(all, most),
+                            paths.stream().mapToLong(p -> DisjointPaths.total(p, Link::delayNanos)).sum(),
+                            where + ": the least total cost");
+                    compared++;
                 }
             }
-            Topology t = b.build();
-            List<List<Link>> paths = DisjointPaths.find(t, t.router("r0"), t.router("r1"), 3, Link::delayNanos, l -> true);
-            Set<String> inner = new HashSet<>();
-            for (List<Link> p : paths) {
-                assertEquals("r0", p.get(0).from().id());
-                assertEquals("r1", p.get(p.size() - 1).to().id());
-                for (int i = 1; i < p.size(); i++) {
-                    assertSame(p.get(i - 1).to(), p.get(i).from(), "consecutive links meet");
-                }
-                for (int i = 0; i < p.size() - 1; i++) {
-                    assertTrue(inner.add(p.get(i).to().id()), "router " + p.get(i).to().id() + " on two paths");
-                }
+        }
+        assertTrue(compared > 300, "enough graphs had paths: " + compared);
+    }
+
+    /** Each path runs from {@code from} to {@code to}, link after link; no router between the ends is on two. */
+    static void assertValidAndDisjoint(List<List<Link>> paths, RouterNode from, RouterNode to, String where) {
+        Set<String> inner = new HashSet<>();
+        Set<Link> links = new HashSet<>();
+        for (List<Link> p : paths) {
+            assertFalse(p.isEmpty(), where);
+            assertSame(from, p.get(0).from(), where);
+            assertSame(to, p.get(p.size() - 1).to(), where);
+            for (int i = 1; i < p.size(); i++) {
+                assertSame(p.get(i - 1).to(), p.get(i).from(), where + ": consecutive links meet");
+            }
+            for (Link l : p) {
+                assertTrue(links.add(l), where + ": link " + l.name() + " on two paths");
+            }
+            for (int i = 0; i < p.size() - 1; i++) {
+                assertTrue(inner.add(p.get(i).to().id()), where + ": router " + p.get(i).to().id() + " on two paths");
             }
         }
     }

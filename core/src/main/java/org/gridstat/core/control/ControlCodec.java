@@ -58,7 +58,8 @@ public final class ControlCodec {
     public static final int MAX_BODY = 64 * 1024;
     public static final int LENGTH_PREFIX = 4;
     private static final int MAX_STRING = 1024;
-    private static final int MAX_INTERVALS = 64;
+    /** The most intervals one InstallFlow carries (its count is encoded, and bounded, here). */
+    public static final int MAX_INTERVALS = 64;
 
     private static final int HELLO = 1;
     private static final int INSTALL = 2;
