@@ -76,7 +76,8 @@ public final class StatusRouterComponent implements StatusRouter {
     }
 
     private final RouterSettings settings;
-    private final DataPlane dataPlane;
+    /** The data plane, restarted when the broker's out-links change. */
+    private final RouterPlane plane;
     private final ControlChannelClient control;
 
     @Activate
@@ -90,7 +91,7 @@ public final class StatusRouterComponent implements StatusRouter {
                             config.source_time_max_age_ms()))
                     .withPriorityPort(config.priority_bind())
                     .warmingUp(config.warm_up_frames());
-            this.dataPlane = DataPlane.start(settings);
+            this.plane = new RouterPlane(settings);
             this.control = startControl(config.broker_address(), config.report_period_ms());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
@@ -112,10 +113,11 @@ public final class StatusRouterComponent implements StatusRouter {
                 brokers.add(new InetSocketAddress(e.host(), e.port()));
             }
         } catch (IllegalArgumentException bad) {
-            dataPlane.close();
+            plane.close();
             throw new IllegalArgumentException("broker.address: " + bad.getMessage(), bad);
         }
-        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, dataPlane, reportPeriodMs);
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, plane.current(), reportPeriodMs)
+                .takingOutLinksInto(plane);
         c.start();
         return c;
     }
@@ -125,8 +127,8 @@ public final class StatusRouterComponent implements StatusRouter {
         if (control != null) {
             control.close();
         }
-        RouterCounters last = dataPlane.counters(); // before close removes the flows
-        dataPlane.close();
+        RouterCounters last = plane.current().counters(); // before close removes the flows
+        plane.close();
         LOG.info("router {} stopped; counters {}", settings.nodeId, last);
     }
 
@@ -137,26 +139,26 @@ public final class StatusRouterComponent implements StatusRouter {
 
     @Override
     public InetSocketAddress dataAddress() {
-        return dataPlane.localAddress();
+        return plane.current().localAddress();
     }
 
     @Override
     public RouterCounters counters() {
-        return dataPlane.counters();
+        return plane.current().counters();
     }
 
     @Override
     public void submit(List<FlowCommand> commands) {
-        dataPlane.submit(commands);
+        plane.current().submit(commands);
     }
 
     @Override
     public List<String> outLinks() {
-        return dataPlane.outLinks();
+        return plane.current().outLinks();
     }
 
     @Override
     public List<FlowEntry> flows() {
-        return dataPlane.flows();
+        return plane.current().flows();
     }
 }
