@@ -25,6 +25,8 @@ public final class Topology {
     private final List<Link> links;
     private final List<List<Link>> outgoing;
     private final Map<String, Link> byName;
+    /** Whether any router has delivery links: then every router's are known. */
+    private final boolean declaresDelivery;
 
     private Topology(List<RouterNode> routers, List<Link> links) {
         this.routers = List.copyOf(routers);
@@ -47,6 +49,7 @@ public final class Topology {
             names.put(l.name(), l);
         }
         this.byName = Collections.unmodifiableMap(names);
+        this.declaresDelivery = routers.stream().anyMatch(r -> !r.delivery().isEmpty());
     }
 
     /**
@@ -123,16 +126,18 @@ public final class Topology {
 
     /**
      * Why a subscription may not be delivered at {@code router} over its out-link {@code link}, or
-     * {@code null} if it may: a router whose delivery links the topology declares delivers over
-     * those only; one that declares none takes any name, as its own file then says which links it
-     * has. An unknown router is left to admission, which names it.
+     * {@code null} if it may. A topology that declares delivery links at any router declares them
+     * all: a router then delivers over its declared ones only (none if it declares none). A topology
+     * that declares none takes any name, as the routers' own files then say which links they have.
+     * An unknown router is left to admission, which names it.
      */
     public String deliveryRefusal(String router, String link) {
         RouterNode r = byId.get(router);
-        if (r == null || r.delivery().isEmpty() || r.deliveryLink(link) != null) {
+        if (r == null || !declaresDelivery || r.deliveryLink(link) != null) {
             return null;
         }
-        return "router " + router + " has no delivery link '" + link + "' (its delivery links: "
+        return r.delivery().isEmpty() ? "router " + router + " has no delivery links in the topology, so none '" + link + "'"
+                : "router " + router + " has no delivery link '" + link + "' (its delivery links: "
                 + String.join(", ", r.delivery().stream().map(OutLink::name).toList()) + ")";
     }
 

@@ -102,7 +102,10 @@ class TopologyFileTest {
         assertNull(t.deliveryRefusal("r2", "cc"));
         assertEquals("router r2 has no delivery link 'ccx' (its delivery links: cc, lab)", t.deliveryRefusal("r2", "ccx"));
         assertNotNull(t.deliveryRefusal("r2", "r1"), "a link to a router is no delivery link");
-        assertNull(t.deliveryRefusal("r1", "anything"), "a router without declared delivery links takes any name");
+        assertEquals("router r1 has no delivery links in the topology, so none 'cc'", t.deliveryRefusal("r1", "cc"),
+                "where the topology declares delivery links, a router without them delivers nowhere");
+        Topology none = Topology.parse("routers:\n  - {id: r1, capacity: 1}\nlinks: []\n", "none");
+        assertNull(none.deliveryRefusal("r1", "anything"), "a topology without delivery links takes any name");
         assertNull(t.deliveryRefusal("r9", "cc"), "an unknown router is left to admission");
     }
 
