@@ -9,9 +9,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "router", mixinStandardHelpOptions = true,
-        description = {"Runs a status router node until SIGTERM or Ctrl-C.",
-                "The node is an Equinox framework with the bundles of the distribution's bundles/ folder,",
-                "configured from a YAML file (see conf/router-example.yaml and the README)."},
+        header = "Runs a status router node until SIGTERM or Ctrl-C.",
+        description = {"The node is an Equinox framework with the bundles of the distribution's bundles/ folder,"
+                + " configured from a YAML file (see conf/r1.yaml, conf/router-example.yaml and the README)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped cleanly", "1:the router did not start", "2:the configuration is invalid"})
 final class RouterCommand implements Callable<Integer> {

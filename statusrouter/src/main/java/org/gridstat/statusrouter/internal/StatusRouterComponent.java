@@ -2,6 +2,7 @@ package org.gridstat.statusrouter.internal;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.time.Saturating;
@@ -83,40 +84,66 @@ public final class StatusRouterComponent implements StatusRouter {
     @Activate
     public StatusRouterComponent(Config config) {
         try {
-            this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
-                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
-                    Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
-                    .busyPolling(config.busy_poll())
-                    .trusting(RouterSettings.sourceTimeTrust(config.source_time_ahead_ms(),
-                            config.source_time_max_age_ms()))
-                    .withPriorityPort(config.priority_bind())
-                    .warmingUp(config.warm_up_frames());
+            this.settings = settingsOf(config);
+            List<InetSocketAddress> brokers = brokersOf(config.broker_address(), config.report_period_ms());
             this.plane = new RouterPlane(settings);
-            this.control = startControl(config.broker_address(), config.report_period_ms());
+            this.control = startControl(brokers, config.report_period_ms());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
         }
     }
 
-    private ControlChannelClient startControl(String brokerAddress, long reportPeriodMs) {
+    /**
+     * Checks Config Admin properties of {@value #PID} as the component would take them, without
+     * starting anything: a launcher refuses a bad configuration before it starts a framework.
+     *
+     * @throws IllegalArgumentException naming every bad key
+     */
+    public static void check(Map<String, ?> properties) {
+        Config config = ConfigProperties.of(Config.class, properties);
+        settingsOf(config);
+        brokersOf(config.broker_address(), config.report_period_ms());
+    }
+
+    private static RouterSettings settingsOf(Config config) {
+        return RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
+                config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
+                Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
+                .busyPolling(config.busy_poll())
+                .trusting(RouterSettings.sourceTimeTrust(config.source_time_ahead_ms(),
+                        config.source_time_max_age_ms()))
+                .withPriorityPort(config.priority_bind())
+                .warmingUp(config.warm_up_frames());
+    }
+
+    /** The broker replicas' control addresses; empty: no broker. */
+    private static List<InetSocketAddress> brokersOf(String brokerAddress, long reportPeriodMs) {
+        List<InetSocketAddress> brokers = new java.util.ArrayList<>();
         if (brokerAddress == null || brokerAddress.isBlank()) {
-            return null;
+            return brokers;
         }
-        java.util.List<InetSocketAddress> brokers = new java.util.ArrayList<>();
         try {
             if (reportPeriodMs < 0) {
                 throw new IllegalArgumentException("report.period.ms must not be negative, got " + reportPeriodMs);
             }
             for (String one : brokerAddress.split(",")) {
                 org.gridstat.core.model.Endpoint e = org.gridstat.core.model.Endpoint.parse(one.trim());
-                brokers.add(new InetSocketAddress(e.host(), e.port()));
+                brokers.add(InetSocketAddress.createUnresolved(e.host(), e.port()));
             }
         } catch (IllegalArgumentException bad) {
-            plane.close();
             throw new IllegalArgumentException("broker.address: " + bad.getMessage(), bad);
         }
-        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, plane.current(), reportPeriodMs)
+        return brokers;
+    }
+
+    private ControlChannelClient startControl(List<InetSocketAddress> brokers, long reportPeriodMs) {
+        if (brokers.isEmpty()) {
+            return null;
+        }
+        List<InetSocketAddress> resolved = brokers.stream()
+                .map(b -> new InetSocketAddress(b.getHostString(), b.getPort())).toList();
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, resolved, plane.current(), reportPeriodMs)
                 .takingOutLinksInto(plane);
         c.start();
         return c;
