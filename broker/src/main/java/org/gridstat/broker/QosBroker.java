@@ -95,6 +95,13 @@ public final class QosBroker implements AutoCloseable {
         planner.continueFlowIdsFrom(state.nextFlowId()); // above the ids of flows torn down before this broker
         this.control = new ControlChannelServer(controlBind,
                 topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence);
+        Map<String, List<org.gridstat.core.control.ControlMessage.OutLink>> outLinks = new TreeMap<>();
+        for (RouterNode r : topology.routers()) {
+            if (!topology.outLinks(r).isEmpty()) { // nothing to say to a router whose file names its links
+                outLinks.put(r.id(), topology.outLinks(r));
+            }
+        }
+        control.outLinks(outLinks);
     }
 
     /**
@@ -135,6 +142,11 @@ public final class QosBroker implements AutoCloseable {
                                                         QosSpec qos, long downstreamNanos, long minRestNanos) {
         if (downstreamNanos < 0 || minRestNanos < 0) {
             throw new IllegalArgumentException("downstream budget and rest delay must not be negative");
+        }
+        // A segment handing on to another cloud leaves over a border link its parent governs, not a delivery link.
+        String refusal = downstreamNanos == 0 ? topology.deliveryRefusal(subscriberRouter, subscriberLink) : null;
+        if (refusal != null) {
+            throw new IllegalArgumentException(refusal);
         }
         synchronized (this) {
             checkHealthy();

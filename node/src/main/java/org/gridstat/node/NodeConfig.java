@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.gridstat.statusrouter.api.RouterConfiguration;
 
 /**
  * A node's configuration file (YAML), turned into Config Admin configurations keyed by PID. The
@@ -133,7 +134,11 @@ public final class NodeConfig {
         if (model.statusRouter == null) {
             throw new IllegalArgumentException(file + ": the node runs nothing: add a 'statusRouter' section");
         }
-        return of(model.node.id, model.node.storage == null ? null : Path.of(model.node.storage), model.statusRouter);
+        try {
+            return of(model.node.id, model.node.storage == null ? null : Path.of(model.node.storage), model.statusRouter);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Builds a router node's configuration in code, as the demo and tests do. */
@@ -168,6 +173,7 @@ public final class NodeConfig {
         r.put("max.flows.per.link", router.maxFlowsPerLink);
         r.put("source.time.ahead.ms", router.sourceTimeAheadMs);
         r.put("source.time.max.age.ms", router.sourceTimeMaxAgeMs);
+        RouterConfiguration.check(r); // the router's own check, before a framework is started for it
         configs.put(STATUS_ROUTER_PID, r);
         return new NodeConfig(nodeId, storage, configs);
     }

@@ -29,13 +29,13 @@ class NodeConfigTest {
         assertEquals(false, r.get("busy.poll"));
         assertEquals("auto", r.get("transport"));
         assertEquals(4194304, r.get("socket.buffer.bytes"));
-        assertArrayEquals(new String[] {"2 -> 127.0.0.1:9471, 127.0.0.1:9472"}, (String[]) r.get("routes"));
+        assertArrayEquals(new String[] {"6716796193934269558 -> 127.0.0.1:9471, 127.0.0.1:9472"}, (String[]) r.get("routes"));
         assertArrayEquals(new String[] {"name=r2 address=127.0.0.1:9480 capacity=1250000 hrt=50 lrt=30 be=20",
             "name=control-center address=127.0.0.1:9471"}, (String[]) r.get("links"));
         assertArrayEquals(new String[] {
-            "id=1 variable=1 link=r2 class=HRT assured=15600 minimum=5200 ceiling=31200 buffer=20 rates=60,20"
+            "id=1 variable=2179084090559380361 link=r2 class=HRT assured=15600 minimum=5200 ceiling=31200 buffer=20 rates=60,20"
                 + " publisher=60 budget=10ms minRestDelay=4ms group=utilityA/sub1",
-            "id=2 variable=1 link=control-center class=HRT assured=15600 rates=60 publisher=60"}, (String[]) r.get("flows"));
+            "id=2 variable=2179084090559380361 link=control-center class=HRT assured=15600 rates=60 publisher=60"}, (String[]) r.get("flows"));
         assertEquals(1000L, r.get("estimator.period.ms"));
     }
 

@@ -58,6 +58,8 @@ public final class ControlChannelServer implements AutoCloseable {
     private final InstallOutcomes outcomes = new InstallOutcomes(System::currentTimeMillis);
     private final RouterPresence presence;
     private volatile boolean closing;
+    /** Per router: the out-links it is given after its Hello, before its flows. */
+    private volatile Map<String, ControlMessage.OutLinks> outLinks = Map.of();
 
     public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters) {
         this(bind, knownRouters, Map.of(), RouterPresence.NONE);
@@ -118,6 +120,29 @@ public final class ControlChannelServer implements AutoCloseable {
         Channel ch = sessions.get(router);
         if (ch != null) {
             send(router, ch, new ControlMessage.RemoveFlow(flowId, version));
+        }
+    }
+
+    /**
+     * Gives each router of {@code plan} these out-links from now on: sent after its Hello, before
+     * its flows. A router connected already is disconnected, so that it comes back and is given
+     * them with its flows in one resynchronisation.
+     *
+     * @throws IllegalArgumentException for a router not in the topology or out-links that do not fit a message
+     */
+    public void outLinks(Map<String, List<ControlMessage.OutLink>> plan) {
+        Map<String, ControlMessage.OutLinks> m = new ConcurrentHashMap<>();
+        plan.forEach((router, links) -> {
+            requireKnown(router);
+            ControlMessage.OutLinks message = new ControlMessage.OutLinks(links);
+            ControlCodec.encode(0, message); // refused here, not at a router's every Hello
+            m.put(router, message);
+        });
+        outLinks = m;
+        for (Map.Entry<String, Channel> s : sessions.entrySet()) {
+            if (plan.containsKey(s.getKey())) {
+                s.getValue().close();
+            }
         }
     }
 
@@ -252,6 +277,10 @@ public final class ControlChannelServer implements AutoCloseable {
             }
             unacked.put(router, ConcurrentHashMap.newKeySet());
             outcomes.resynchronising(router);
+            ControlMessage.OutLinks links = outLinks.get(router);
+            if (links != null) {
+                send(router, ch, links);
+            }
             List<ControlMessage.InstallFlow> flows = new ArrayList<>(
                     desired.getOrDefault(router, new LinkedHashMap<>()).values());
             for (ControlMessage.InstallFlow flow : flows) {

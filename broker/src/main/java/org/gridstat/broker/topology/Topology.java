@@ -10,7 +10,13 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.core.control.ControlCodec;
+import org.gridstat.core.control.ControlMessage.Emulation;
+import org.gridstat.core.control.ControlMessage.OutLink;
+import org.gridstat.core.control.ControlMessage.OutLinks;
+import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.WireFormat;
 
 /** Routers and directed links, indexed for path computation. Immutable. */
 public final class Topology {
@@ -19,6 +25,8 @@ public final class Topology {
     private final List<Link> links;
     private final List<List<Link>> outgoing;
     private final Map<String, Link> byName;
+    /** Whether any router has delivery links: then every router's are known. */
+    private final boolean declaresDelivery;
 
     private Topology(List<RouterNode> routers, List<Link> links) {
         this.routers = List.copyOf(routers);
@@ -41,6 +49,7 @@ public final class Topology {
             names.put(l.name(), l);
         }
         this.byName = Collections.unmodifiableMap(names);
+        this.declaresDelivery = routers.stream().anyMatch(r -> !r.delivery().isEmpty());
     }
 
     /**
@@ -96,6 +105,61 @@ public final class Topology {
         return outgoing.get(r.index());
     }
 
+    /**
+     * The out-links the broker gives router {@code r}: one per link to a neighbour whose data address
+     * the topology gives (named for the neighbour, as flows name it; the link's bandwidth and class
+     * shares; no emulation, the link itself has its delay), then its delivery links.
+     */
+    public List<OutLink> outLinks(RouterNode r) {
+        List<OutLink> out = new ArrayList<>();
+        for (Link l : outgoing(r)) {
+            RouterNode to = l.to();
+            if (to.address() != null) {
+                out.add(new OutLink(to.id(), to.address(), to.priority(), l.bandwidth(),
+                        l.sharePercent().getOrDefault(ServiceClass.HRT, 0), l.sharePercent().getOrDefault(ServiceClass.LRT, 0),
+                        l.sharePercent().getOrDefault(ServiceClass.BE, 0), 0, WireFormat.MAX_FRAME_LENGTH, Emulation.NONE));
+            }
+        }
+        out.addAll(r.delivery());
+        return out;
+    }
+
+    /**
+     * Why a subscription may not be delivered at {@code router} over its out-link {@code link}, or
+     * {@code null} if it may. A topology that declares delivery links at any router declares them
+     * all: a router then delivers over its declared ones only (none if it declares none). A topology
+     * that declares none takes any name, as the routers' own files then say which links they have.
+     * An unknown router is left to admission, which names it.
+     */
+    public String deliveryRefusal(String router, String link) {
+        RouterNode r = byId.get(router);
+        if (r == null || !declaresDelivery || r.deliveryLink(link) != null) {
+            return null;
+        }
+        return r.delivery().isEmpty() ? "router " + router + " has no delivery links in the topology, so none '" + link + "'"
+                : "router " + router + " has no delivery link '" + link + "' (its delivery links: "
+                + String.join(", ", r.delivery().stream().map(OutLink::name).toList()) + ")";
+    }
+
+    /** A router's out-links must have distinct names and fit one control message. */
+    private void checkOutLinks(RouterNode r) {
+        for (Link l : outgoing(r)) {
+            if (r.deliveryLink(l.to().id()) != null) {
+                throw new IllegalArgumentException("router " + r.id() + ": delivery link '" + l.to().id()
+                        + "' has the name of its link to router " + l.to().id());
+            }
+        }
+        List<OutLink> out = outLinks(r);
+        if (!out.isEmpty()) {
+            try {
+                ControlCodec.encode(0, new OutLinks(out));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("router " + r.id() + ": its out-links do not fit a control message: "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
     /** Builds a topology in code; the file parser uses it too. */
     public static final class Builder {
         public static final long DEFAULT_QUEUEING_BUDGET = 1_000_000L;
@@ -109,13 +173,23 @@ public final class Topology {
         }
 
         public Builder router(String id, long forwardingCapacity, long queueingBudgetNanos, String cloud) {
+            return router(id, forwardingCapacity, queueingBudgetNanos, cloud, null, null, List.of());
+        }
+
+        /**
+         * A router with its data address ({@code null}: not given), priority port ({@code null}:
+         * none) and delivery links to subscribers.
+         */
+        public Builder router(String id, long forwardingCapacity, long queueingBudgetNanos, String cloud,
+                              Endpoint address, Endpoint priority, List<OutLink> delivery) {
             if (id == null || id.isBlank()) {
                 throw new IllegalArgumentException("router id is empty");
             }
             if (byId.containsKey(id)) {
                 throw new IllegalArgumentException("router " + id + " is declared twice");
             }
-            RouterNode r = new RouterNode(id, routers.size(), forwardingCapacity, queueingBudgetNanos, cloud);
+            RouterNode r = new RouterNode(id, routers.size(), forwardingCapacity, queueingBudgetNanos, cloud, address,
+                    priority, delivery);
             routers.add(r);
             byId.put(id, r);
             return this;
@@ -176,7 +250,11 @@ public final class Topology {
             if (routers.isEmpty()) {
                 throw new IllegalArgumentException("a topology needs at least one router");
             }
-            return new Topology(routers, links);
+            Topology t = new Topology(routers, links);
+            for (RouterNode r : routers) {
+                t.checkOutLinks(r);
+            }
+            return t;
         }
     }
 }

@@ -1,13 +1,18 @@
 package org.gridstat.broker.topology;
 
 import java.io.Reader;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.control.ControlMessage.Emulation;
+import org.gridstat.core.control.ControlMessage.OutLink;
 import org.gridstat.core.model.DurationText;
+import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.WireFormat;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.YAMLException;
@@ -23,7 +28,12 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 final class TopologyFile {
     private static final Set<String> TOP = Set.of("routers", "links");
-    private static final Set<String> ROUTER = Set.of("id", "capacity", "queueing", "cloud");
+    private static final Set<String> ROUTER = Set.of("id", "capacity", "queueing", "cloud", "address", "priority", "delivery");
+    /** A delivery link: the keys of a link in a router's own file. */
+    private static final Set<String> DELIVERY = Set.of("name", "address", "priority", "capacity", "hrt", "lrt", "be", "burst",
+            "mtu", "delay", "loss", "faultEvery", "faultFor", "seed", "queue");
+    /** A router's link capacity when its file or the topology gives none: 1 Gbit/s. */
+    static final long DEFAULT_DELIVERY_CAPACITY = 125_000_000L;
     private static final Set<String> LINK = Set.of("between", "from", "to", "bandwidth", "delay", "hrt", "lrt", "be");
 
     private final String source;
@@ -50,12 +60,20 @@ final class TopologyFile {
         Topology.Builder b = Topology.builder();
         for (Node r : sequence(top.get("routers"), "routers", root)) {
             Map<String, Node> f = fields(mapping(r, "router"), ROUTER);
+            List<OutLink> delivery = new ArrayList<>();
+            if (f.containsKey("delivery")) {
+                for (Node d : sequence(f.get("delivery"), "delivery", r)) {
+                    delivery.add(deliveryLink(d));
+                }
+            }
             try {
                 b.router(text(f, "id", r), number(f, "capacity", r, -1),
                         f.containsKey("queueing") ? duration(f.get("queueing")) : Topology.Builder.DEFAULT_QUEUEING_BUDGET,
-                        f.containsKey("cloud") ? scalar(f.get("cloud")) : "");
+                        f.containsKey("cloud") ? scalar(f.get("cloud")) : "",
+                        f.containsKey("address") ? endpoint(f.get("address")) : null,
+                        f.containsKey("priority") ? endpoint(f.get("priority")) : null, delivery);
             } catch (IllegalArgumentException e) {
-                throw error(r, e.getMessage());
+                throw e.getMessage().startsWith(source) ? e : error(r, e.getMessage());
             }
         }
         for (Node l : sequence(top.get("links"), "links", root)) {
@@ -80,7 +98,56 @@ final class TopologyFile {
                 throw e.getMessage().startsWith(source) ? e : error(l, e.getMessage());
             }
         }
-        return b.build();
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private OutLink deliveryLink(Node d) {
+        Map<String, Node> f = fields(mapping(d, "delivery link"), DELIVERY);
+        try {
+            Emulation emulation = new Emulation(f.containsKey("delay") ? duration(f.get("delay")) : 0,
+                    decimal(f, "loss"), f.containsKey("faultEvery") ? duration(f.get("faultEvery")) : 0,
+                    f.containsKey("faultFor") ? duration(f.get("faultFor")) : 0, number(f, "seed", d, 1),
+                    number(f, "queue", d, 0));
+            return new OutLink(text(f, "name", d), endpoint(required(f, "address", d)),
+                    f.containsKey("priority") ? endpoint(f.get("priority")) : null,
+                    number(f, "capacity", d, DEFAULT_DELIVERY_CAPACITY), (int) number(f, "hrt", d, 50),
+                    (int) number(f, "lrt", d, 30), (int) number(f, "be", d, 20), number(f, "burst", d, 0),
+                    (int) number(f, "mtu", d, WireFormat.MAX_FRAME_LENGTH), emulation);
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().startsWith(source) ? e : error(d, e.getMessage());
+        }
+    }
+
+    private Node required(Map<String, Node> f, String key, Node at) {
+        Node n = f.get(key);
+        if (n == null) {
+            throw error(at, "'" + key + "' is missing");
+        }
+        return n;
+    }
+
+    private Endpoint endpoint(Node n) {
+        try {
+            return Endpoint.parse(scalar(n));
+        } catch (IllegalArgumentException e) {
+            throw error(n, e.getMessage());
+        }
+    }
+
+    private double decimal(Map<String, Node> f, String key) {
+        Node n = f.get(key);
+        if (n == null) {
+            return 0;
+        }
+        try {
+            return Double.parseDouble(scalar(n));
+        } catch (NumberFormatException e) {
+            throw error(n, key + " '" + scalar(n) + "' is not a number");
+        }
     }
 
     private Map<String, Node> fields(MappingNode m, Set<String> allowed) {
@@ -161,6 +228,15 @@ final class TopologyFile {
             if (!r.cloud().isEmpty()) {
                 m.put("cloud", r.cloud());
             }
+            if (r.address() != null) {
+                m.put("address", r.address().toString());
+            }
+            if (r.priority() != null) {
+                m.put("priority", r.priority().toString());
+            }
+            if (!r.delivery().isEmpty()) {
+                m.put("delivery", r.delivery().stream().map(TopologyFile::format).toList());
+            }
             routers.add(m);
         }
         List<Map<String, Object>> links = new java.util.ArrayList<>();
@@ -181,6 +257,33 @@ final class TopologyFile {
         org.yaml.snakeyaml.DumperOptions o = new org.yaml.snakeyaml.DumperOptions();
         o.setDefaultFlowStyle(org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
         return new Yaml(o).dump(root);
+    }
+
+    private static Map<String, Object> format(OutLink l) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("name", l.name());
+        m.put("address", l.address().toString());
+        if (l.priority() != null) {
+            m.put("priority", l.priority().toString());
+        }
+        m.put("capacity", l.capacity());
+        m.put("hrt", l.hrtPercent());
+        m.put("lrt", l.lrtPercent());
+        m.put("be", l.bePercent());
+        if (l.burstBytes() > 0) {
+            m.put("burst", l.burstBytes());
+        }
+        m.put("mtu", l.mtu());
+        Emulation e = l.emulation();
+        if (!e.equals(Emulation.NONE)) {
+            m.put("delay", e.delayNanos() + "ns");
+            m.put("loss", e.loss());
+            m.put("faultEvery", e.faultEveryNanos() + "ns");
+            m.put("faultFor", e.faultForNanos() + "ns");
+            m.put("seed", e.seed());
+            m.put("queue", e.queueBytes());
+        }
+        return m;
     }
 
     private IllegalArgumentException error(Node n, String why) {

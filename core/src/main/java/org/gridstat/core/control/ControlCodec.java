@@ -14,9 +14,12 @@ import org.gridstat.core.control.ControlMessage.FlowSample;
 import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.control.ControlMessage.Nack;
+import org.gridstat.core.control.ControlMessage.OutLink;
+import org.gridstat.core.control.ControlMessage.OutLinks;
 import org.gridstat.core.control.ControlMessage.RemoveFlow;
 import org.gridstat.core.control.ControlMessage.RouterReport;
 import org.gridstat.core.control.ControlMessage.SyncEnd;
+import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 
@@ -42,6 +45,10 @@ import org.gridstat.core.sched.FlowSpec;
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
  *                  m x (string link (1..255 bytes) | values figures); at most 32 links
  *   values:        u16 n (at most 24) | n x (string name (1..48 bytes) | u64 count)
+ * OutLinks     9: u16 n (at most 256) | n x (string name | string address (host:port) |
+ *                 string priority address (empty: none) | u64 capacity | u8 hrt % | u8 lrt % | u8 be % |
+ *                 u64 burst (0: default) | u32 mtu | u64 delay ns | f64 loss | u64 mean time between
+ *                 faults ns | u64 fault duration ns | u64 seed | u64 emulated queue bytes (0: default))
  * </pre>
  *
  * Decoding checks every length against what is left and every value against its domain; a body
@@ -69,6 +76,8 @@ public final class ControlCodec {
     private static final int NACK = 6;
     private static final int FLOW_REPORT = 7;
     private static final int ROUTER_REPORT = 16;
+    /** 8 is left to the next message of the channel's liveness; out-links came in their own number. */
+    private static final int OUT_LINKS = 9;
 
     private ControlCodec() {
     }
@@ -123,6 +132,14 @@ public final class ControlCodec {
                 string(b, link);
                 values(b, figures);
             });
+        } else if (m instanceof OutLinks o) {
+            b.put((byte) OUT_LINKS).putLong(sequence);
+            try {
+                outLinks(b, o);
+            } catch (java.nio.BufferOverflowException e) {
+                throw new IllegalArgumentException(o.links().size() + " out-links take more than the " + MAX_BODY
+                        + "-byte body limit");
+            }
         }
         int length = b.position() - LENGTH_PREFIX;
         b.putInt(0, length);
@@ -243,6 +260,8 @@ public final class ControlCodec {
                     break;
                 case ROUTER_REPORT:
                     m = routerReport(b);
+                case OUT_LINKS:
+                    m = outLinks(b);
                     break;
                 default:
                     return ControlFrame.refused(Reject.UNKNOWN_TYPE, "message type " + type);
@@ -273,6 +292,47 @@ public final class ControlCodec {
                     b.getDouble(), b.getDouble()));
         }
         return new FlowReport(time, samples);
+    }
+
+    private static void outLinks(ByteBuffer b, OutLinks o) {
+        b.putShort((short) o.links().size());
+        for (OutLink l : o.links()) {
+            string(b, l.name());
+            string(b, l.address().toString());
+            string(b, l.priority() == null ? "" : l.priority().toString());
+            b.putLong(l.capacity()).put((byte) l.hrtPercent()).put((byte) l.lrtPercent()).put((byte) l.bePercent())
+                    .putLong(l.burstBytes()).putInt(l.mtu());
+            ControlMessage.Emulation e = l.emulation();
+            b.putLong(e.delayNanos()).putDouble(e.loss()).putLong(e.faultEveryNanos()).putLong(e.faultForNanos())
+                    .putLong(e.seed()).putLong(e.queueBytes());
+        }
+    }
+
+    private static OutLinks outLinks(ByteBuffer b) {
+        int n = b.getShort() & 0xFFFF;
+        if (n > OutLinks.MAX_LINKS) {
+            throw new IllegalArgumentException(n + " out-links, at most " + OutLinks.MAX_LINKS);
+        }
+        java.util.List<OutLink> links = new java.util.ArrayList<>(Math.min(n, b.remaining() / 80 + 1));
+        for (int i = 0; i < n; i++) {
+            String name = string(b);
+            Endpoint address = endpoint(string(b));
+            String priority = string(b);
+            links.add(new OutLink(name, address, priority.isEmpty() ? null : endpoint(priority), b.getLong(),
+                    b.get() & 0xFF, b.get() & 0xFF, b.get() & 0xFF, b.getLong(), b.getInt(),
+                    new ControlMessage.Emulation(b.getLong(), b.getDouble(), b.getLong(), b.getLong(), b.getLong(),
+                            b.getLong())));
+        }
+        return new OutLinks(links);
+    }
+
+    /** An address as written by {@link Endpoint#toString()}, and only so: one text per address. */
+    private static Endpoint endpoint(String text) {
+        Endpoint e = Endpoint.parse(text);
+        if (!e.toString().equals(text)) {
+            throw new IllegalArgumentException("address '" + text + "' is not written as " + e);
+        }
+        return e;
     }
 
     private static InstallFlow install(ByteBuffer b) {

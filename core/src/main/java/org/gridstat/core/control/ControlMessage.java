@@ -2,7 +2,9 @@ package org.gridstat.core.control;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.wire.WireFormat;
 
 /** What brokers and routers say to each other on the control channel. */
 public sealed interface ControlMessage {
@@ -165,6 +167,94 @@ public sealed interface ControlMessage {
                 throw new IllegalArgumentException("a name of " + bytes + " bytes, 1 to " + max + " allowed");
             }
             return name;
+        }
+    }
+
+    /**
+     * The out-links a broker gives a router, in the vocabulary of the router's own link lines
+     * (see {@link OutLink}): its neighbours in the broker's topology and its delivery links to
+     * subscribers. Sent after {@code Hello}, before the flows; the router keeps the links of its
+     * own file and takes these besides them.
+     */
+    record OutLinks(java.util.List<OutLink> links) implements ControlMessage {
+        /** Most links in one message: far above a router's degree, and within the body limit. */
+        public static final int MAX_LINKS = 256;
+
+        public OutLinks {
+            links = java.util.List.copyOf(links);
+            if (links.size() > MAX_LINKS) {
+                throw new IllegalArgumentException(links.size() + " out-links in one message, at most " + MAX_LINKS);
+            }
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (OutLink l : links) {
+                if (!names.add(l.name())) {
+                    throw new IllegalArgumentException("out-link '" + l.name() + "' is given twice");
+                }
+            }
+        }
+    }
+
+    /**
+     * One out-link: its name (what flows name), the address it sends to and optionally the far end's
+     * priority port, its capacity in bytes/s, the assured share of each class in percent, the
+     * pacer's burst in bytes (0: the router's default), the largest datagram, and the emulation of a
+     * wide-area link in front of it ({@link Emulation#NONE}: none).
+     */
+    record OutLink(String name, Endpoint address, Endpoint priority, long capacity, int hrtPercent, int lrtPercent,
+                   int bePercent, long burstBytes, int mtu, Emulation emulation) {
+        /** Longest link name: a name is a word of the router's configuration and of every flow it carries. */
+        public static final int MAX_NAME = 64;
+
+        public OutLink {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(address, "address");
+            Objects.requireNonNull(emulation, "emulation");
+            if (name.isEmpty() || name.length() > MAX_NAME || !name.matches("[^\\s=,]+")) {
+                throw new IllegalArgumentException("out-link name '" + name + "' must be 1.." + MAX_NAME
+                        + " characters without spaces, '=' or ','");
+            }
+            String at = "out-link '" + name + "': ";
+            if (capacity <= 0) {
+                throw new IllegalArgumentException(at + "capacity must be positive, got " + capacity);
+            }
+            if (hrtPercent < 0 || lrtPercent < 0 || bePercent < 0 || hrtPercent + lrtPercent + bePercent > 100) {
+                throw new IllegalArgumentException(at + "class shares must be 0..100 percent and add up to at most 100");
+            }
+            if (burstBytes < 0) {
+                throw new IllegalArgumentException(at + "burst must not be negative");
+            }
+            if (mtu < WireFormat.MAX_FRAME_LENGTH || mtu > WireFormat.MAX_DATAGRAM_LENGTH) {
+                throw new IllegalArgumentException(at + "mtu must be " + WireFormat.MAX_FRAME_LENGTH + ".."
+                        + WireFormat.MAX_DATAGRAM_LENGTH + " bytes, got " + mtu);
+            }
+        }
+
+        /** A plain link: default shares (50/30/20 %), burst and mtu, no emulation. */
+        public static OutLink of(String name, Endpoint address, long capacity) {
+            return new OutLink(name, address, null, capacity, 50, 30, 20, 0, WireFormat.MAX_FRAME_LENGTH, Emulation.NONE);
+        }
+    }
+
+    /**
+     * A wide-area link emulated in front of an out-link: propagation delay, omission probability,
+     * outages at Poisson times ({@code faultEveryNanos} mean gap, each {@code faultForNanos} long),
+     * the emulator's seed, and the bytes it holds ahead of its wire (0: the router's default).
+     */
+    record Emulation(long delayNanos, double loss, long faultEveryNanos, long faultForNanos, long seed, long queueBytes) {
+        public static final Emulation NONE = new Emulation(0, 0, 0, 0, 1, 0);
+
+        public Emulation {
+            if (delayNanos < 0 || faultEveryNanos < 0 || faultForNanos < 0 || queueBytes < 0) {
+                throw new IllegalArgumentException("emulation: delay, fault times and queue must not be negative");
+            }
+            if (!(loss >= 0 && loss <= 1)) {
+                throw new IllegalArgumentException("emulation: loss must be 0..1, got " + loss);
+            }
+        }
+
+        /** Whether anything is emulated. */
+        public boolean active() {
+            return delayNanos > 0 || loss > 0 || faultEveryNanos > 0;
         }
     }
 }

@@ -10,9 +10,13 @@ import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.control.ControlMessage.FlowReport;
 import org.gridstat.core.control.ControlMessage.FlowSample;
+import org.gridstat.core.control.ControlMessage.Emulation;
 import org.gridstat.core.control.ControlMessage.Nack;
+import org.gridstat.core.control.ControlMessage.OutLink;
+import org.gridstat.core.control.ControlMessage.OutLinks;
 import org.gridstat.core.control.ControlMessage.RemoveFlow;
 import org.gridstat.core.control.ControlMessage.SyncEnd;
+import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.junit.jupiter.api.Test;
@@ -104,6 +108,52 @@ class ControlCodecTest {
         assertEquals(2_123_456L, INSTALL.withVersion(9).minRestDelayNanos());
     }
 
+    static final OutLinks OUT_LINKS = new OutLinks(List.of(
+            OutLink.of("r2", Endpoint.parse("127.0.0.1:9480"), 12_500_000),
+            new OutLink("control-center", Endpoint.parse("[::1]:9471"), Endpoint.parse("cc.example:9472"), 1_250_000,
+                    60, 30, 10, 3_000, 65_507, new Emulation(5_000_000, 0.01, 60_000_000_000L, 2_000_000_000L, 7, 262_144))));
+
+    @Test
+    void outLinksKeepEveryFieldAndAreBounded() {
+        ControlFrame f = roundTrip(4, OUT_LINKS);
+        assertTrue(f.valid(), f.toString());
+        assertEquals(OUT_LINKS, f.message());
+        OutLink cc = ((OutLinks) f.message()).links().get(1);
+        assertEquals("cc.example:9472", cc.priority().toString());
+        assertEquals(0.01, cc.emulation().loss());
+        assertNull(((OutLinks) f.message()).links().get(0).priority(), "no priority port travels as none");
+        assertTrue(((OutLinks) roundTrip(5, new OutLinks(List.of())).message()).links().isEmpty());
+
+        // A count above the bound, an address not written canonically and impossible values are refused.
+        byte[] b = ControlCodec.encode(1, OUT_LINKS);
+        ByteBuffer.wrap(b).putShort(4 + 10, (short) (OutLinks.MAX_LINKS + 1));
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(b, 4, b.length - 4)).detail().contains("at most 256"));
+        byte[] spaced = ControlCodec.encode(1, new OutLinks(List.of(OutLink.of("r2", Endpoint.parse("a:1"), 1))));
+        spaced[4 + 10 + 2 + 2 + 2 + 2 + 2] = '+'; // "a:+" : the port's first digit
+        assertEquals(Reject.BAD_FIELD, ControlCodec.decode(ByteBuffer.wrap(spaced, 4, spaced.length - 4)).reject());
+        byte[] shares = ControlCodec.encode(1, new OutLinks(List.of(OutLink.of("r2", Endpoint.parse("a:1"), 1))));
+        shares[4 + 10 + 2 + 2 + 2 + 2 + 3 + 2 + 8] = 90; // hrt 90 % beside lrt 30 and be 20
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(shares, 4, shares.length - 4)).detail()
+                .contains("add up to at most 100"));
+        List<OutLink> two = List.of(OutLink.of("r2", Endpoint.parse("a:1"), 1), OutLink.of("r2", Endpoint.parse("b:1"), 1));
+        assertThrows(IllegalArgumentException.class, () -> new OutLinks(two), "a name given twice");
+        assertThrows(IllegalArgumentException.class, () -> OutLink.of("r 2", Endpoint.parse("a:1"), 1), "a name with a space");
+
+        // The largest count fits the body limit with short addresses, and longer ones are refused when encoding.
+        List<OutLink> many = new java.util.ArrayList<>();
+        for (int i = 0; i < OutLinks.MAX_LINKS; i++) {
+            many.add(OutLink.of("link-" + i, Endpoint.parse("10.0.0." + (i % 250) + ":" + (9000 + i)), 1_000_000));
+        }
+        assertEquals(many, ((OutLinks) roundTrip(6, new OutLinks(many)).message()).links());
+        List<OutLink> long_ = new java.util.ArrayList<>();
+        for (int i = 0; i < OutLinks.MAX_LINKS; i++) {
+            long_.add(OutLink.of("l" + i, Endpoint.parse("a".repeat(200) + ":1"), 1));
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ControlCodec.encode(1, new OutLinks(long_)));
+        assertTrue(e.getMessage().contains("body limit"), e.getMessage());
+    }
+
     @Test
     void aSchema1PeerIsRefusedWholeAndTheSeedCorpusHoldsOneValidFrameOfEachMessage() throws Exception {
         java.nio.file.Path dir = java.nio.file.Path.of(ControlCodecTest.class
@@ -122,7 +172,8 @@ class ControlCodecTest {
                 }
             }
         }
-        assertEquals(java.util.Set.of("Ack", "FlowReport", "Hello", "InstallFlow", "Nack", "RemoveFlow", "SyncEnd"), valid);
+        assertEquals(java.util.Set.of("Ack", "FlowReport", "Hello", "InstallFlow", "Nack", "OutLinks", "RemoveFlow",
+                "SyncEnd"), valid);
     }
 
     @Test

@@ -21,8 +21,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** Operator commands on a running broker, through its management API; answers are printed as JSON. */
 @Command(name = "admin", mixinStandardHelpOptions = true,
-        description = {"Manages a running broker through its management API (docs/management-api.md).",
-                "Prints the broker's JSON answer; requests go to the leading replica."},
+        header = "Manages a running broker through its management API (docs/management-api.md).",
+        description = {"Prints the broker's JSON answer; requests go to the leading replica."},
         subcommands = {AdminCommand.Show.class, AdminCommand.Declare.class, AdminCommand.Subscribe.class,
                 AdminCommand.Modify.class, AdminCommand.Unsubscribe.class},
         exitCodeListHeading = "%nExit codes:%n",

@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 
 // Descriptions are one string per paragraph: picocli wraps them to the terminal's width.
 @Command(name = "bench", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
-        description = {"Forwarding benchmark on loopback: a load generator and a sink around a status router node, then"
+        header = "Forwarding benchmark on loopback: a status router node against a plain Netty relay and a C relay.",
+        description = {"A load generator and a sink around a status router node, then"
                 + " around a plain Netty UDP relay and a C relay (recvmmsg/sendmmsg in batches of 64, built with gcc at"
                 + " run time; skipped with a message if gcc is missing), in the same run. For each, finds the highest"
                 + " rate with less than 0.1 %% loss, then measures latency percentiles at half the router's rate; prints"

@@ -12,10 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "broker", mixinStandardHelpOptions = true,
-        description = {"Runs a QoS broker replica until SIGTERM or Ctrl-C.",
-                "Its state lives in ZooKeeper: an embedded server by default (data in --data), or the ensemble",
-                "named by --zookeeper. Replicas sharing a ZooKeeper root elect a leader; the others stand by",
-                "and take over, state intact, if it fails. Routers list every replica's control address."},
+        header = "Runs a QoS broker replica until SIGTERM or Ctrl-C.",
+        description = {"Its state lives in ZooKeeper: an embedded server by default (data in --data), or the ensemble"
+                + " named by --zookeeper. Replicas sharing a ZooKeeper root elect a leader; the others stand by"
+                + " and take over, state intact, if it fails. Routers list every replica's control address."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped cleanly", "1:the broker did not start", "2:the arguments or topology are invalid"})
 final class BrokerCommand implements Callable<Integer> {

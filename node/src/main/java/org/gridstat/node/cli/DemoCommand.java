@@ -8,10 +8,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Starts an embedded ZooKeeper, a QoS broker and four status router nodes in a diamond, all on",
-                "loopback. A synthetic PMU declares a 60 Hz frequency variable to the broker and a subscriber",
-                "subscribes to it with two node-disjoint paths; prints the received rate and latency percentiles",
-                "each second, then the subscription's and the routers' statistics."},
+        header = "Runs a broker and four routers on loopback with a 60 Hz stream through them, and its latency.",
+        description = {"Starts an embedded ZooKeeper, a QoS broker and four status router nodes in a diamond, all on"
+                + " loopback. A synthetic PMU declares a 60 Hz frequency variable to the broker and a subscriber"
+                + " subscribes to it with two node-disjoint paths; prints the received rate and latency percentiles"
+                + " each second, then the subscription's and the routers' statistics."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every sample arrived", "1:samples were lost or the node did not start"})
 final class DemoCommand implements Callable<Integer> {

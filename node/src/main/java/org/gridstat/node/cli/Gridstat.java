@@ -17,6 +17,11 @@ public final class Gridstat {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
     }
 
+    /** The command line, its help wrapped to the terminal's width (80 columns where that is unknown). */
+    static CommandLine commandLine() {
+        return new CommandLine(new Gridstat()).setUsageHelpAutoWidth(true);
+    }
+
     public static void main(String[] args) {
         // ZooKeeper and Curator narrate every session at INFO; their warnings are what an operator needs
         for (String noisy : new String[] {"org.apache.zookeeper", "org.apache.curator"}) {
@@ -25,7 +30,7 @@ public final class Gridstat {
                 System.setProperty(key, "warn");
             }
         }
-        int code = new CommandLine(new Gridstat()).execute(args);
+        int code = commandLine().execute(args);
         // During a signal-triggered shutdown System.exit would wait forever for the hooks.
         if (!ShutdownSignal.received()) {
             System.exit(code);

@@ -15,9 +15,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "parent", mixinStandardHelpOptions = true,
-        description = {"Runs a parent broker over leaf brokers, one per cloud, until SIGTERM or Ctrl-C.",
-                "It reserves the border links between clouds and routes subscriptions across them, delegating",
-                "each cloud's segment to its leaf. Its subscriptions live in ZooKeeper (embedded by default)."},
+        header = "Runs a parent broker over leaf brokers, one per cloud, until SIGTERM or Ctrl-C.",
+        description = {"It reserves the border links between clouds and routes subscriptions across them, delegating"
+                + " each cloud's segment to its leaf. Its subscriptions live in ZooKeeper (embedded by default)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped cleanly", "1:the parent did not start", "2:the arguments or files are invalid"})
 final class ParentCommand implements Callable<Integer> {

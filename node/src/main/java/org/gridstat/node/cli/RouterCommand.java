@@ -9,13 +9,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "router", mixinStandardHelpOptions = true,
-        description = {"Runs a status router node until SIGTERM or Ctrl-C.",
-                "The node is an Equinox framework with the bundles of the distribution's bundles/ folder,",
-                "configured from a YAML file (see conf/router-example.yaml and the README)."},
+        header = "Runs a status router node until SIGTERM or Ctrl-C.",
+        description = {"The node is an Equinox framework with the bundles of the distribution's bundles/ folder,"
+                + " configured from a YAML file (see conf/r1.yaml, conf/router-example.yaml and the README)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped cleanly", "1:the router did not start", "2:the configuration is invalid"})
 final class RouterCommand implements Callable<Integer> {
     static final String STATUS_ROUTER_SERVICE = "org.gridstat.statusrouter.api.StatusRouter";
+    /**
+     * How long the router may take to start: its warm-up alone takes seconds on a loaded machine,
+     * and a configuration error shows at once (in the log) rather than at the end of the wait.
+     */
+    static final long START_TIMEOUT_MILLIS = 120_000;
 
     @Option(names = {"-c", "--config"}, required = true, paramLabel = "FILE", description = "Node configuration (YAML).")
     Path config;
@@ -40,9 +45,10 @@ final class RouterCommand implements Callable<Integer> {
             return 1;
         }
         ShutdownSignal.onShutdown(running::close);
-        if (running.awaitService(STATUS_ROUTER_SERVICE, EquinoxNode.TIMEOUT_MILLIS) == null) {
-            System.err.println("status router of node " + node.nodeId() + " did not start (the log above says why);"
-                    + " inactive bundles: " + running.inactiveBundles());
+        if (running.awaitService(STATUS_ROUTER_SERVICE, START_TIMEOUT_MILLIS) == null) {
+            System.err.println("status router of node " + node.nodeId() + " did not start within "
+                    + START_TIMEOUT_MILLIS / 1000 + " s (the log above says why if it failed); inactive bundles: "
+                    + running.inactiveBundles());
             running.close();
             return 1;
         }

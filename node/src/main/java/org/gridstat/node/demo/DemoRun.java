@@ -186,16 +186,22 @@ public final class DemoRun {
             }
             monitor.takeInterval();
             Thread.sleep(1200); // one more statistics report from every router
-            routerStatistics(client);
+            routerStatistics(client, pmu.publishedInAll(), pmu.publishedInAll() - pmu.published());
             out.println("subscription " + sub.id() + ": " + subscriber.statistics(v.id()));
             return summarize(pmu.published(), monitor, subscriber);
         }
     }
 
-    /** What each router reported to the broker about the subscription's flows. */
-    private void routerStatistics(BrokerConnection client) throws java.io.IOException {
+    /**
+     * What each router reported to the broker about the subscription's flows. Routers count every
+     * sample since the flow was installed, so their figures include the samples published before
+     * the measurement began, which the summary leaves out.
+     */
+    private void routerStatistics(BrokerConnection client, long publishedInAll, long beforeMeasuring)
+            throws java.io.IOException {
         JsonNode flows = new ObjectMapper().readTree(client.request("GET", "/flows", null).body());
-        out.println("flows as the routers report them to the broker:");
+        out.printf("flows as the routers report them to the broker (all %d samples the PMU published, the %d before the"
+                + " measurement began included):%n", publishedInAll, beforeMeasuring);
         for (JsonNode f : flows) {
             JsonNode st = f.get("statistics");
             out.printf("  %s -> %-3s flow %d: %s%n", f.get("router").asText(), f.get("link").asText(), f.get("flowId").asLong(),
@@ -264,7 +270,7 @@ public final class DemoRun {
         long received = monitor.received();
         long lost = Math.max(0, sent - received);
         out.println();
-        out.printf("summary: sent %d, received %d, lost %d (%.2f %%), sequence gaps %d, malformed %d%n", sent, received,
+        out.printf("summary (measured samples): sent %d, received %d, lost %d (%.2f %%), sequence gaps %d, malformed %d%n", sent, received,
                 lost, sent == 0 ? 0.0 : 100.0 * lost / sent, monitor.gaps(), malformed(subscriber));
         out.printf("latency: p50 %s, p99 %s, p99.9 %s, max %s over %d samples%n", ms(t.getValueAtPercentile(50)),
                 ms(t.getValueAtPercentile(99)), ms(t.getValueAtPercentile(99.9)), ms(t.getMaxValue()), t.getTotalCount());

@@ -18,6 +18,7 @@ final class SyntheticPmu implements Runnable {
     private final long intervalNanos;
     private volatile boolean running = true;
     private volatile long published;
+    private volatile long publishedInAll;
     private volatile long countFrom = Long.MAX_VALUE;
 
     SyntheticPmu(Publication publication, Clock clock, double rateHz) {
@@ -42,6 +43,7 @@ final class SyntheticPmu implements Runnable {
             double seconds = next / 1e9;
             double frequency = NOMINAL_HZ + 0.02 * Math.sin(2 * Math.PI * seconds / 10);
             publication.publish(frequency, next);
+            publishedInAll++;
             if (next >= countFrom) {
                 published++;
             }
@@ -56,6 +58,11 @@ final class SyntheticPmu implements Runnable {
     /** Counts only samples taken at or after {@code sourceTimeNanos} from now on. */
     void countFrom(long sourceTimeNanos) {
         countFrom = sourceTimeNanos;
+    }
+
+    /** Samples published since the start, those before {@link #countFrom} included. */
+    long publishedInAll() {
+        return publishedInAll;
     }
 
     /** Samples published since {@link #countFrom}. */

@@ -21,7 +21,7 @@ class GridstatCommandTest {
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = new CommandLine(new Gridstat());
+        CommandLine cmd = Gridstat.commandLine();
         cmd.setOut(new PrintWriter(out));
         cmd.setErr(new PrintWriter(err));
         int code = cmd.execute(args);
@@ -52,6 +52,47 @@ class GridstatCommandTest {
     void routerWithABadFileExitsTwoBeforeStartingAnything() throws IOException {
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "node:\n  id: r1\nstatusRouter:\n  bnd: x\n");
         assertEquals(2, run("router", "--config", bad.toString(), "--bundles", dir.toString()).code());
+    }
+
+    @Test
+    void aTypoInALinkExitsTwoAndIsReportedOnceBeforeAnyFrameworkStarts() throws IOException {
+        Path typo = Files.writeString(dir.resolve("typo.yaml"), "node:\n  id: r1\nstatusRouter:\n  links:\n"
+                + "    - {name: r2, adress: 127.0.0.1:9480}\n");
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true));
+        int code;
+        try {
+            code = run("router", "--config", typo.toString(), "--bundles", dir.toString()).code();
+        } finally {
+            System.setErr(err);
+        }
+        String said = captured.toString();
+        assertEquals(2, code, said);
+        assertTrue(said.contains("typo.yaml: invalid status router configuration: links: 'name=r2 adress=127.0.0.1:9480':"
+                + " unknown key 'adress'"), said);
+        assertEquals(said.indexOf("unknown key"), said.lastIndexOf("unknown key"), "said once: " + said);
+    }
+
+    @Test
+    void helpNeverCutsASentence() {
+        String top = run("--help").out();
+        String commands = top.substring(top.indexOf("Commands:") + "Commands:".length()).strip();
+        for (String entry : commands.split("\n(?=  \\S)")) {
+            assertTrue(entry.strip().endsWith("."), "a command's summary ends its sentence: " + entry);
+        }
+        checkSentences(Gridstat.commandLine().getCommandSpec());
+    }
+
+    private static void checkSentences(CommandLine.Model.CommandSpec spec) {
+        for (String[] texts : new String[][] {spec.usageMessage().header(), spec.usageMessage().description()}) {
+            for (String raw : texts) {
+                String paragraph = raw.replace("%n", "");
+                assertTrue(paragraph.strip().matches("(?s).*[.)]"), spec.qualifiedName() + ": a paragraph ends its sentence: "
+                        + paragraph);
+            }
+        }
+        spec.subcommands().values().forEach(sub -> checkSentences(sub.getCommandSpec()));
     }
 
     @Test

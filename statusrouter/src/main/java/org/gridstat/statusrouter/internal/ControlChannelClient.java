@@ -47,7 +47,8 @@ final class ControlChannelClient implements AutoCloseable {
     private final long reportPeriodMs;
     private int next;
     private volatile InetSocketAddress broker;
-    private final DataPlane dataPlane;
+    /** Replaced when the broker's out-links restart it. */
+    private volatile DataPlane dataPlane;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
             new DefaultThreadFactory("gridstat-control", true), NioIoHandler.newFactory());
     private final AtomicLong sequence = new AtomicLong();
@@ -196,6 +197,8 @@ final class ControlChannelClient implements AutoCloseable {
                 apply(ctx.channel(), seq, FlowCommand.remove(remove.flowId(), remove.version()), remove.flowId(), false);
             } else if (m instanceof ControlMessage.SyncEnd) {
                 removeUnsent(ctx.channel(), seq);
+            } else if (m instanceof ControlMessage.OutLinks links) {
+                applyOutLinks(ctx.channel(), seq, links);
             } else {
                 LOG.debug("router {}: ignoring {}", nodeId, m);
             }
@@ -244,6 +247,49 @@ final class ControlChannelClient implements AutoCloseable {
             LOG.warn("router {}: control channel error: {}", nodeId, cause.toString());
             ctx.close();
         }
+    }
+
+    /** Where the broker's out-links go; without one they are refused. */
+    private RouterPlane outLinkHost;
+    /** The broker's out-links in force. */
+    private List<ControlMessage.OutLink> brokerLinks = List.of();
+
+    /** Takes the out-links the broker gives into {@code plane}, restarting it when they change. */
+    ControlChannelClient takingOutLinksInto(RouterPlane plane) {
+        this.outLinkHost = plane;
+        return this;
+    }
+
+    /**
+     * Runs the broker's out-links beside the router's own (which win, see {@link BrokerLinks}). A
+     * change restarts the data plane, which loses the broker's flows: they follow in the same
+     * resynchronisation. Acknowledged if every link was taken, else refused with each reason.
+     */
+    private void applyOutLinks(Channel ch, long seq, ControlMessage.OutLinks message) {
+        if (outLinkHost == null) {
+            send(ch, new ControlMessage.Nack(seq, "router " + nodeId + " takes no out-links from a broker"));
+            return;
+        }
+        BrokerLinks links = BrokerLinks.resolve(outLinkHost.ownLinks(), message);
+        for (String refusal : links.refusals) {
+            LOG.warn("router {}: {}", nodeId, refusal);
+        }
+        if (!links.taken.equals(brokerLinks)) {
+            try {
+                outLinkHost.relink(links.configs);
+                brokerLinks = links.taken;
+            } catch (RuntimeException e) {
+                send(ch, new ControlMessage.Nack(seq, e.getMessage()));
+                return;
+            } finally {
+                dataPlane = outLinkHost.current();
+                synchronized (brokerFlows) {
+                    brokerFlows.clear(); // gone with the old data plane
+                }
+            }
+        }
+        send(ch, links.refusals.isEmpty() ? new ControlMessage.Ack(seq)
+                : new ControlMessage.Nack(seq, String.join("; ", links.refusals)));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.gridstat.statusrouter.internal;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.model.Endpoint;
@@ -120,6 +121,34 @@ final class OutLinkConfig {
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : error(line, name, e.getMessage());
         }
+    }
+
+    /**
+     * A link the broker gave, read as the link line it stands for, so that it is checked exactly
+     * as a link of the router's own file.
+     *
+     * @throws IllegalArgumentException quoting that line and naming what is wrong
+     */
+    static OutLinkConfig of(ControlMessage.OutLink l) {
+        StringBuilder line = new StringBuilder().append("name=").append(l.name()).append(" address=").append(l.address())
+                .append(" capacity=").append(l.capacity()).append(" hrt=").append(l.hrtPercent())
+                .append(" lrt=").append(l.lrtPercent()).append(" be=").append(l.bePercent()).append(" mtu=").append(l.mtu());
+        if (l.priority() != null) {
+            line.append(" priority=").append(l.priority());
+        }
+        if (l.burstBytes() > 0) {
+            line.append(" burst=").append(l.burstBytes());
+        }
+        ControlMessage.Emulation e = l.emulation();
+        if (e.active()) {
+            line.append(" delay=").append(e.delayNanos()).append("ns loss=").append(e.loss())
+                    .append(" faultEvery=").append(e.faultEveryNanos()).append("ns faultFor=").append(e.faultForNanos())
+                    .append("ns seed=").append(e.seed());
+            if (e.queueBytes() > 0) {
+                line.append(" queue=").append(e.queueBytes());
+            }
+        }
+        return parse(line.toString());
     }
 
     /** A link made for a {@code routes} line's destination: default capacity and shares, no emulation. */

@@ -1,6 +1,7 @@
 package org.gridstat.statusrouter.internal;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -300,6 +301,28 @@ final class RouterSettings {
         } catch (UnknownHostException e) {
             return new InetAddress[0];
         }
+    }
+
+    /**
+     * These settings with {@code more} out-links after the configured ones (so the configured flows
+     * keep their links), none of the same name, and no warm-up: the data path ran already.
+     */
+    RouterSettings withBrokerLinks(List<OutLinkConfig> more) {
+        List<OutLinkConfig> all = new ArrayList<>(links.size() + more.size());
+        all.addAll(links);
+        all.addAll(more);
+        return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, all, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0);
+    }
+
+    /** These settings bound to the ports a running data plane has, which a restart takes again. */
+    RouterSettings boundAt(InetSocketAddress data, InetSocketAddress priority) {
+        return new RouterSettings(nodeId, endpoint(data), eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames);
+    }
+
+    private static Endpoint endpoint(InetSocketAddress a) {
+        return new Endpoint(a.getAddress().getHostAddress(), a.getPort());
     }
 
     /**

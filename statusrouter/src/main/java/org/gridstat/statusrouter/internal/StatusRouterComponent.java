@@ -2,6 +2,7 @@ package org.gridstat.statusrouter.internal;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.time.Saturating;
@@ -76,46 +77,74 @@ public final class StatusRouterComponent implements StatusRouter {
     }
 
     private final RouterSettings settings;
-    private final DataPlane dataPlane;
+    /** The data plane, restarted when the broker's out-links change. */
+    private final RouterPlane plane;
     private final ControlChannelClient control;
 
     @Activate
     public StatusRouterComponent(Config config) {
         try {
-            this.settings = RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
-                    config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
-                    Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
-                    .busyPolling(config.busy_poll())
-                    .trusting(RouterSettings.sourceTimeTrust(config.source_time_ahead_ms(),
-                            config.source_time_max_age_ms()))
-                    .withPriorityPort(config.priority_bind())
-                    .warmingUp(config.warm_up_frames());
-            this.dataPlane = DataPlane.start(settings);
-            this.control = startControl(config.broker_address(), config.report_period_ms());
+            this.settings = settingsOf(config);
+            List<InetSocketAddress> brokers = brokersOf(config.broker_address(), config.report_period_ms());
+            this.plane = new RouterPlane(settings);
+            this.control = startControl(brokers, config.report_period_ms());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
         }
     }
 
-    private ControlChannelClient startControl(String brokerAddress, long reportPeriodMs) {
+    /**
+     * Checks Config Admin properties of {@value #PID} as the component would take them, without
+     * starting anything: a launcher refuses a bad configuration before it starts a framework.
+     *
+     * @throws IllegalArgumentException naming every bad key
+     */
+    public static void check(Map<String, ?> properties) {
+        Config config = ConfigProperties.of(Config.class, properties);
+        settingsOf(config);
+        brokersOf(config.broker_address(), config.report_period_ms());
+    }
+
+    private static RouterSettings settingsOf(Config config) {
+        return RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
+                config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
+                Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
+                .busyPolling(config.busy_poll())
+                .trusting(RouterSettings.sourceTimeTrust(config.source_time_ahead_ms(),
+                        config.source_time_max_age_ms()))
+                .withPriorityPort(config.priority_bind())
+                .warmingUp(config.warm_up_frames());
+    }
+
+    /** The broker replicas' control addresses; empty: no broker. */
+    private static List<InetSocketAddress> brokersOf(String brokerAddress, long reportPeriodMs) {
+        List<InetSocketAddress> brokers = new java.util.ArrayList<>();
         if (brokerAddress == null || brokerAddress.isBlank()) {
-            return null;
+            return brokers;
         }
-        java.util.List<InetSocketAddress> brokers = new java.util.ArrayList<>();
         try {
             if (reportPeriodMs < 0) {
                 throw new IllegalArgumentException("report.period.ms must not be negative, got " + reportPeriodMs);
             }
             for (String one : brokerAddress.split(",")) {
                 org.gridstat.core.model.Endpoint e = org.gridstat.core.model.Endpoint.parse(one.trim());
-                brokers.add(new InetSocketAddress(e.host(), e.port()));
+                brokers.add(InetSocketAddress.createUnresolved(e.host(), e.port()));
             }
         } catch (IllegalArgumentException bad) {
-            dataPlane.close();
             throw new IllegalArgumentException("broker.address: " + bad.getMessage(), bad);
         }
-        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, dataPlane, reportPeriodMs);
+        return brokers;
+    }
+
+    private ControlChannelClient startControl(List<InetSocketAddress> brokers, long reportPeriodMs) {
+        if (brokers.isEmpty()) {
+            return null;
+        }
+        List<InetSocketAddress> resolved = brokers.stream()
+                .map(b -> new InetSocketAddress(b.getHostString(), b.getPort())).toList();
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, resolved, plane.current(), reportPeriodMs)
+                .takingOutLinksInto(plane);
         c.start();
         return c;
     }
@@ -125,8 +154,8 @@ public final class StatusRouterComponent implements StatusRouter {
         if (control != null) {
             control.close();
         }
-        RouterCounters last = dataPlane.counters(); // before close removes the flows
-        dataPlane.close();
+        RouterCounters last = plane.current().counters(); // before close removes the flows
+        plane.close();
         LOG.info("router {} stopped; counters {}", settings.nodeId, last);
     }
 
@@ -137,26 +166,26 @@ public final class StatusRouterComponent implements StatusRouter {
 
     @Override
     public InetSocketAddress dataAddress() {
-        return dataPlane.localAddress();
+        return plane.current().localAddress();
     }
 
     @Override
     public RouterCounters counters() {
-        return dataPlane.counters();
+        return plane.current().counters();
     }
 
     @Override
     public void submit(List<FlowCommand> commands) {
-        dataPlane.submit(commands);
+        plane.current().submit(commands);
     }
 
     @Override
     public List<String> outLinks() {
-        return dataPlane.outLinks();
+        return plane.current().outLinks();
     }
 
     @Override
     public List<FlowEntry> flows() {
-        return dataPlane.flows();
+        return plane.current().flows();
     }
 }
