@@ -11,6 +11,7 @@ import org.gridstat.core.control.ControlFrame.Reject;
 import org.gridstat.core.control.ControlMessage.Ack;
 import org.gridstat.core.control.ControlMessage.FlowReport;
 import org.gridstat.core.control.ControlMessage.FlowSample;
+import org.gridstat.core.control.ControlMessage.Heartbeat;
 import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.control.ControlMessage.Nack;
@@ -38,6 +39,7 @@ import org.gridstat.core.sched.FlowSpec;
  * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
  *                 f64 arrival rate | f64 departure rate)
+ * Heartbeat    8: (nothing)
  * </pre>
  *
  * Decoding checks every length against what is left and every value against its domain; a body
@@ -63,6 +65,7 @@ public final class ControlCodec {
     private static final int ACK = 5;
     private static final int NACK = 6;
     private static final int FLOW_REPORT = 7;
+    private static final int HEARTBEAT = 8;
 
     private ControlCodec() {
     }
@@ -101,6 +104,8 @@ public final class ControlCodec {
         } else if (m instanceof Nack n) {
             b.put((byte) NACK).putLong(sequence).putLong(n.sequence());
             string(b, n.reason().length() > MAX_STRING / 4 ? n.reason().substring(0, MAX_STRING / 4) : n.reason());
+        } else if (m instanceof Heartbeat) {
+            b.put((byte) HEARTBEAT).putLong(sequence);
         } else if (m instanceof FlowReport r) {
             b.put((byte) FLOW_REPORT).putLong(sequence).putLong(r.timeMillis()).putShort((short) r.flows().size());
             for (FlowSample f : r.flows()) {
@@ -165,6 +170,9 @@ public final class ControlCodec {
                     break;
                 case FLOW_REPORT:
                     m = report(b);
+                    break;
+                case HEARTBEAT:
+                    m = new Heartbeat();
                     break;
                 default:
                     return ControlFrame.refused(Reject.UNKNOWN_TYPE, "message type " + type);
