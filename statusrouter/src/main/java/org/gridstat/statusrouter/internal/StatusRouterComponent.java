@@ -2,6 +2,7 @@ package org.gridstat.statusrouter.internal;
 
 import java.net.InetSocketAddress;
 import java.util.List;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.time.Saturating;
@@ -64,6 +65,12 @@ public final class StatusRouterComponent implements StatusRouter {
         /** How often the statistics of the broker's flows are reported to it, ms; 0: never. */
         long report_period_ms() default 1000;
 
+        /** How often a heartbeat goes to the broker when nothing else did, ms. */
+        long heartbeat_ms() default 1000;
+
+        /** How long a silent broker is kept before the next replica is tried, ms; above heartbeat.ms. */
+        long heartbeat_timeout_ms() default 3000;
+
         long estimator_period_ms() default 1000;
 
         double estimator_weight() default 0.5;
@@ -91,18 +98,27 @@ public final class StatusRouterComponent implements StatusRouter {
                     .withPriorityPort(config.priority_bind())
                     .warmingUp(config.warm_up_frames());
             this.dataPlane = DataPlane.start(settings);
-            this.control = startControl(config.broker_address(), config.report_period_ms());
+            this.control = startControl(config.broker_address(), config.report_period_ms(), config.heartbeat_ms(),
+                    config.heartbeat_timeout_ms());
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
         }
     }
 
-    private ControlChannelClient startControl(String brokerAddress, long reportPeriodMs) {
+    private ControlChannelClient startControl(String brokerAddress, long reportPeriodMs, long heartbeatMs,
+                                              long heartbeatTimeoutMs) {
         if (brokerAddress == null || brokerAddress.isBlank()) {
             return null;
         }
         java.util.List<InetSocketAddress> brokers = new java.util.ArrayList<>();
+        ControlLiveness.Timing heartbeat;
+        try {
+            heartbeat = ControlLiveness.Timing.ofMillis(heartbeatMs, heartbeatTimeoutMs);
+        } catch (IllegalArgumentException bad) {
+            dataPlane.close();
+            throw new IllegalArgumentException("heartbeat.ms / heartbeat.timeout.ms: " + bad.getMessage(), bad);
+        }
         try {
             if (reportPeriodMs < 0) {
                 throw new IllegalArgumentException("report.period.ms must not be negative, got " + reportPeriodMs);
@@ -115,7 +131,8 @@ public final class StatusRouterComponent implements StatusRouter {
             dataPlane.close();
             throw new IllegalArgumentException("broker.address: " + bad.getMessage(), bad);
         }
-        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, dataPlane, reportPeriodMs);
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, brokers, dataPlane, reportPeriodMs, heartbeat,
+                org.gridstat.core.time.SystemNanoClock.INSTANCE);
         c.start();
         return c;
     }
