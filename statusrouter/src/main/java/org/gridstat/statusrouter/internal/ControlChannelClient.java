@@ -48,6 +48,8 @@ final class ControlChannelClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannelClient.class);
     /** Short enough that a standby broker taking over is found within seconds. */
     private static final long MAX_BACKOFF_MS = 2_000;
+    /** How many heartbeat timeouts a replica given up as silent is passed over, while others are listed. */
+    private static final int SHUN_TIMEOUTS = 3;
 
     private final String nodeId;
     /** The broker replicas, tried in turn: only the leader listens. */
@@ -67,6 +69,9 @@ final class ControlChannelClient implements AutoCloseable {
     private volatile boolean closed;
     private volatile Channel channel;
     private long backoffMs = 100;
+    /** The replica last given up as silent, and when: passed over for a while if others are listed. */
+    private InetSocketAddress silentBroker;
+    private long silentSince;
 
     /**
      * @param reportPeriodMs how often the broker's flows' statistics are reported; 0: never
@@ -142,6 +147,15 @@ final class ControlChannelClient implements AutoCloseable {
         }
         InetSocketAddress target = brokers.get(next);
         next = (next + 1) % brokers.size();
+        if (target.equals(silentBroker) && brokers.size() > 1) {
+            if (clock.nanoTime() - silentSince < SHUN_TIMEOUTS * heartbeat.timeoutNanos()) {
+                // a frozen leader's kernel still accepts connections: try the others until one leads
+                target = brokers.get(next);
+                next = (next + 1) % brokers.size();
+            } else {
+                silentBroker = null;
+            }
+        }
         broker = target;
         new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -203,6 +217,8 @@ final class ControlChannelClient implements AutoCloseable {
                     break;
                 case SILENT:
                     gaveUp = true;
+                    silentBroker = broker;
+                    silentSince = clock.nanoTime();
                     LOG.warn("router {}: broker {} silent for {} ms; trying the next replica", nodeId, broker,
                             liveness.silenceNanos() / 1_000_000);
                     ctx.close();
@@ -239,6 +255,7 @@ final class ControlChannelClient implements AutoCloseable {
                 sentSinceHello.add(remove.flowId());
                 apply(ctx.channel(), seq, FlowCommand.remove(remove.flowId(), remove.version()), remove.flowId(), false);
             } else if (m instanceof ControlMessage.SyncEnd) {
+                silentBroker = null; // a leader answers: none is passed over any more
                 removeUnsent(ctx.channel(), seq);
             } else if (m instanceof ControlMessage.Nack nack) {
                 LOG.warn("router {}: broker {} refused #{}: {}", nodeId, broker, nack.sequence(), nack.reason());
