@@ -145,17 +145,18 @@ final class ControlChannelClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        InetSocketAddress target = brokers.get(next);
+        InetSocketAddress candidate = brokers.get(next);
         next = (next + 1) % brokers.size();
-        if (target.equals(silentBroker) && brokers.size() > 1) {
+        if (candidate.equals(silentBroker) && brokers.size() > 1) {
             if (clock.nanoTime() - silentSince < SHUN_TIMEOUTS * heartbeat.timeoutNanos()) {
                 // a frozen leader's kernel still accepts connections: try the others until one leads
-                target = brokers.get(next);
+                candidate = brokers.get(next);
                 next = (next + 1) % brokers.size();
             } else {
                 silentBroker = null;
             }
         }
+        InetSocketAddress target = candidate;
         broker = target;
         new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
