@@ -23,7 +23,7 @@ import java.util.Set;
  */
 final class UdpPortClaim {
     /** Enough of a command line to recognise the process. */
-    private static final int MAX_COMMAND = 160;
+    private static final int MAX_COMMAND = 120;
 
     private UdpPortClaim() {
     }
@@ -98,7 +98,13 @@ final class UdpPortClaim {
     private static String command(Path proc) {
         try {
             String cmd = new String(Files.readAllBytes(proc.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ').trim();
-            return cmd.length() > MAX_COMMAND ? cmd.substring(0, MAX_COMMAND) + "..." : cmd;
+            if (cmd.length() <= MAX_COMMAND) {
+                return cmd;
+            }
+            // the program, then the end of the line, where a router's arguments (its configuration file) are
+            String program = cmd.substring(0, Math.max(0, cmd.indexOf(' ')));
+            int tail = Math.max(40, MAX_COMMAND - program.length() - 5);
+            return program + " ... " + cmd.substring(cmd.length() - tail);
         } catch (IOException e) {
             return "command unknown";
         }
