@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.leader.Participant;
+import org.gridstat.broker.control.ControlLimits;
 import org.gridstat.broker.store.BrokerState;
 import org.gridstat.broker.store.ZooKeeperStore;
 import org.gridstat.broker.topology.Topology;
@@ -27,11 +28,16 @@ public final class BrokerReplica implements AutoCloseable {
     private static final long RESUME_RETRY_MILLIS = 1000;
 
     /** A replica's identity and addresses: its control channel binds only while it leads. */
-    public record Settings(String replicaId, InetSocketAddress controlBind, String apiUrl) {
+    public record Settings(String replicaId, InetSocketAddress controlBind, String apiUrl, ControlLimits controlLimits) {
+        public Settings(String replicaId, InetSocketAddress controlBind, String apiUrl) {
+            this(replicaId, controlBind, apiUrl, ControlLimits.DEFAULT);
+        }
+
         public Settings {
             Objects.requireNonNull(replicaId, "replica id");
             Objects.requireNonNull(controlBind, "control bind");
             Objects.requireNonNull(apiUrl, "api url");
+            Objects.requireNonNull(controlLimits, "control limits");
             if (replicaId.isBlank() || replicaId.contains("|")) {
                 throw new IllegalArgumentException("replica id must be non-empty and free of '|': '" + replicaId + "'");
             }
@@ -53,16 +59,22 @@ public final class BrokerReplica implements AutoCloseable {
      * @throws IllegalStateException if the given topology differs from the stored one, or none exists
      */
     public BrokerReplica(CuratorFramework zk, String root, Settings settings, Topology given) throws Exception {
+        this(zk, root, settings, given, Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "gridstat-broker-leadership-" + settings.replicaId());
+            t.setDaemon(true);
+            return t;
+        }));
+    }
+
+    /** With the executor that runs the election's callbacks one at a time (tests hold them back). */
+    BrokerReplica(CuratorFramework zk, String root, Settings settings, Topology given, ExecutorService leadership)
+            throws Exception {
         this.zk = zk;
         this.store = new ZooKeeperStore(zk, root);
         this.settings = settings;
         store.ensureLayout();
         this.topology = store.topology(given);
-        this.leadership = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "gridstat-broker-leadership-" + settings.replicaId());
-            t.setDaemon(true);
-            return t;
-        });
+        this.leadership = leadership;
     }
 
     /** Joins the election. */
@@ -77,7 +89,7 @@ public final class BrokerReplica implements AutoCloseable {
         l.addListener(new LeaderLatchListener() {
             @Override
             public void isLeader() {
-                takeOver();
+                takeOver(l);
             }
 
             @Override
@@ -88,18 +100,35 @@ public final class BrokerReplica implements AutoCloseable {
         return l;
     }
 
-    private void takeOver() {
+    /**
+     * Serves as the leader {@code elected} made this replica, if it still does: the callback may
+     * run after the leadership has already ended (the session expired meanwhile), so the epoch is
+     * claimed only together with the election node, and a replica whose latch was replaced or lost
+     * the leadership does nothing.
+     */
+    private void takeOver(LeaderLatch elected) {
         long t0 = System.nanoTime();
+        LeaderLatch current;
+        synchronized (this) {
+            current = closed ? null : latch;
+        }
+        if (elected != current || !elected.hasLeadership()) {
+            LOG.info("broker {} was elected but no longer leads; not taking over", settings.replicaId());
+            return;
+        }
         try {
             store.ensureLayout();
-            int epoch = store.claimEpoch();
+            int epoch = store.claimEpoch(elected.getOurPath());
             BrokerState state = store.load(topology, epoch);
             java.util.concurrent.atomic.AtomicReference<QosBroker> self = new java.util.concurrent.atomic.AtomicReference<>();
-            self.set(broker = new QosBroker(state, settings.controlBind(), store.journal(epoch), store,
-                    failure -> onJournalFailure(self.get(), failure)));
+            self.set(broker = new QosBroker(state, settings.controlBind(), settings.controlLimits(), store.journal(epoch),
+                    store, failure -> onJournalFailure(self.get(), failure)));
             lastTakeoverMillis = (System.nanoTime() - t0) / 1_000_000;
             LOG.info("broker {} leads (epoch {}): {} variables, {} subscriptions; resumed in {} ms",
                     settings.replicaId(), epoch, state.variables().size(), state.subscriptions().size(), lastTakeoverMillis);
+        } catch (ZooKeeperStore.LeadershipLostException lost) {
+            LOG.warn("broker {} was elected but {}; standing again", settings.replicaId(), lost.getMessage());
+            rejoin("leadership lost before taking over");
         } catch (Exception e) {
             LOG.error("broker {} was elected but cannot resume: {}", settings.replicaId(), e.toString());
             pause(RESUME_RETRY_MILLIS); // let another replica try, and do not spin on a lasting fault

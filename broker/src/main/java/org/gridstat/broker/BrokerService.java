@@ -4,7 +4,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import org.gridstat.broker.api.ApiLimits;
 import org.gridstat.broker.api.ManagementApi;
+import org.gridstat.broker.control.ControlLimits;
 import org.gridstat.broker.store.ZooKeeperConnection;
 import org.gridstat.broker.topology.Topology;
 import org.slf4j.Logger;
@@ -27,11 +29,22 @@ public final class BrokerService implements AutoCloseable {
      * @param sessionTimeout  how long ZooKeeper waits before it declares a silent replica dead:
      *                        the bulk of the failover time
      * @param topology        the topology to govern, or {@code null} to use the stored one
+     * @param controlLimits   the control channel's heartbeats, hello deadline and connection cap
+     * @param apiLimits       the management API's connection cap and request deadline
      */
     public record Settings(String replicaId, String zookeeper, Path embeddedData, int embeddedPort, String root,
                            Duration sessionTimeout, InetSocketAddress controlBind, InetSocketAddress apiBind,
-                           Topology topology) {
+                           Topology topology, ControlLimits controlLimits, ApiLimits apiLimits) {
+        /** With the default limits. */
+        public Settings(String replicaId, String zookeeper, Path embeddedData, int embeddedPort, String root,
+                        Duration sessionTimeout, InetSocketAddress controlBind, InetSocketAddress apiBind, Topology topology) {
+            this(replicaId, zookeeper, embeddedData, embeddedPort, root, sessionTimeout, controlBind, apiBind, topology,
+                    ControlLimits.DEFAULT, ApiLimits.DEFAULT);
+        }
+
         public Settings {
+            Objects.requireNonNull(controlLimits, "control limits");
+            Objects.requireNonNull(apiLimits, "API limits");
             Objects.requireNonNull(zookeeper, "zookeeper");
             Objects.requireNonNull(root, "root");
             Objects.requireNonNull(sessionTimeout, "session timeout");
@@ -73,8 +86,8 @@ public final class BrokerService implements AutoCloseable {
             }
             String apiUrl = "http://" + apiBind.getHostString() + ":" + apiBind.getPort();
             BrokerReplica r = replica = new BrokerReplica(zk.client(), s.root(),
-                    new BrokerReplica.Settings(s.replicaId(), s.controlBind(), apiUrl), s.topology());
-            api = new ManagementApi(apiBind, r);
+                    new BrokerReplica.Settings(s.replicaId(), s.controlBind(), apiUrl, s.controlLimits()), s.topology());
+            api = new ManagementApi(apiBind, r, s.apiLimits());
             r.start();
             LOG.info("broker replica {} started: API {}, control {}, ZooKeeper {}{}", s.replicaId(), apiUrl,
                     s.controlBind(), s.zookeeper().isEmpty() ? zk.embeddedConnectString() : s.zookeeper(), s.root());

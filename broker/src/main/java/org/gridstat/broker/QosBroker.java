@@ -19,6 +19,7 @@ import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.broker.catalog.PublishedVariable;
 import org.gridstat.broker.catalog.VariableCatalog;
 import org.gridstat.broker.control.ControlChannelServer;
+import org.gridstat.broker.control.ControlLimits;
 import org.gridstat.broker.control.RouterPresence;
 import org.gridstat.broker.install.FlowPlanner;
 import org.gridstat.broker.store.BrokerState;
@@ -76,6 +77,12 @@ public final class QosBroker implements AutoCloseable {
      */
     public QosBroker(BrokerState state, InetSocketAddress controlBind, StateJournal journal, RouterPresence presence,
                      Consumer<Throwable> onJournalFailure) {
+        this(state, controlBind, ControlLimits.DEFAULT, journal, presence, onJournalFailure);
+    }
+
+    /** The same, with the control channel's heartbeat timing, hello deadline and connection cap. */
+    public QosBroker(BrokerState state, InetSocketAddress controlBind, ControlLimits controlLimits, StateJournal journal,
+                     RouterPresence presence, Consumer<Throwable> onJournalFailure) {
         this.topology = state.topology();
         this.planner = new FlowPlanner((long) state.epoch() << 32);
         this.admission = new AdmissionController(topology);
@@ -94,7 +101,8 @@ public final class QosBroker implements AutoCloseable {
         }
         planner.continueFlowIdsFrom(state.nextFlowId()); // above the ids of flows torn down before this broker
         this.control = new ControlChannelServer(controlBind,
-                topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence);
+                topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence,
+                controlLimits);
         Map<String, List<org.gridstat.core.control.ControlMessage.OutLink>> outLinks = new TreeMap<>();
         for (RouterNode r : topology.routers()) {
             if (!topology.outLinks(r).isEmpty()) { // nothing to say to a router whose file names its links

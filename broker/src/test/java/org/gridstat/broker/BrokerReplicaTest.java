@@ -230,4 +230,37 @@ class BrokerReplicaTest {
             assertTrue(none.getMessage().contains("holds no topology under /empty"), none.getMessage());
         }
     }
+
+    @Test
+    void aReplicaThatLostLeadershipBeforeTakingOverNeitherClaimsAnEpochNorServes() throws Exception {
+        try (ZooKeeperFixture zk = new ZooKeeperFixture(dir)) {
+            CuratorFramework admin = zk.client();
+            HeldExecutor held = new HeldExecutor();
+            BrokerReplica late = new BrokerReplica(zk.client(), "/gridstat", new BrokerReplica.Settings("late",
+                    new InetSocketAddress("127.0.0.1", 0), "http://late.example:8080"), topology(), held);
+            late.start();
+            long end = System.nanoTime() + 20_000_000_000L;
+            while (held.size() == 0) { // elected; its takeover waits in the held executor
+                assertTrue(System.nanoTime() < end, "elected within 20 s");
+                Thread.sleep(10);
+            }
+            // its leadership ends before it acts on it: its election node goes (as when its session expires)
+            for (String node : admin.getChildren().forPath("/gridstat/election")) {
+                admin.delete().forPath("/gridstat/election/" + node);
+            }
+            BrokerReplica next = replica(zk.client(), "next", null);
+            awaitLeader(next);
+            int epoch = admin.checkExists().forPath("/gridstat/epoch").getVersion();
+
+            held.runAll(); // the stale takeover runs now
+
+            assertEquals(epoch, admin.checkExists().forPath("/gridstat/epoch").getVersion(),
+                    "no epoch claimed without the leadership");
+            assertFalse(late.isLeader(), "the replica that lost leadership does not serve");
+            next.leading().declare("sub1/pmu1/freq", "a", 260, SIXTY_HZ, ServiceClass.HRT, "").join(); // not fenced out
+            assertTrue(next.isLeader());
+            next.close();
+            late.close();
+        }
+    }
 }

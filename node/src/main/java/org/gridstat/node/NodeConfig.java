@@ -75,6 +75,10 @@ public final class NodeConfig {
         public String broker = "";
         /** How often the broker's flows' statistics are reported to it, ms; 0: never. */
         public long reportPeriodMs = 1000;
+        /** How often a heartbeat goes to the broker when nothing else did, ms. */
+        public long heartbeatMs = 1000;
+        /** How long a silent broker is kept before the next replica is tried, ms. */
+        public long heartbeatTimeoutMs = 3000;
         public long estimatorPeriodMs = 1000;
         public double estimatorWeight = 0.5;
 
@@ -168,6 +172,8 @@ public final class NodeConfig {
         r.put("flows", keyValueLines(router.flows, "statusRouter.flows"));
         r.put("broker.address", router.broker);
         r.put("report.period.ms", router.reportPeriodMs);
+        r.put("heartbeat.ms", router.heartbeatMs);
+        r.put("heartbeat.timeout.ms", router.heartbeatTimeoutMs);
         r.put("estimator.period.ms", router.estimatorPeriodMs);
         r.put("estimator.weight", router.estimatorWeight);
         r.put("max.flows.per.link", router.maxFlowsPerLink);

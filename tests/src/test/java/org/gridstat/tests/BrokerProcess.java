@@ -61,6 +61,27 @@ final class BrokerProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** SIGSTOP: the process freezes, its sockets stay open and its kernel still accepts connections. */
+    void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #freeze}. */
+    void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
     /** SIGKILL: no cleanup, its ZooKeeper session simply stops answering. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

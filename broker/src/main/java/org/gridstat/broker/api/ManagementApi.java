@@ -29,7 +29,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.gridstat.broker.BrokerReplica;
+import org.gridstat.core.time.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * The broker's management API over HTTP/1.1 with JSON bodies. Requests larger than
  * {@link #MAX_BODY_BYTES} are answered 413, malformed ones 400, and a connection idle for
  * {@link #IDLE_SECONDS} is closed; one client's mistakes never reach another. Requests on one
- * connection are answered in order, one at a time.
+ * connection are answered in order, one at a time. The limits of {@link ApiLimits} keep it
+ * answering under floods: connections are capped (the longest-idle one makes room for a new one),
+ * a request must arrive whole within a deadline of its first byte (else 408), and requests
+ * pipelined beyond {@value Exchange#MAX_QUEUED} on one connection are answered 503.
  */
 public final class ManagementApi implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 64 * 1024;
@@ -47,6 +52,11 @@ public final class ManagementApi implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ManagementApi.class);
 
     private final Routes routes;
+    private final ApiLimits limits;
+    private final ConnectionCap cap;
+    private final AtomicLong requestTimeouts = new AtomicLong();
+    private final AtomicLong pipelineRefusals = new AtomicLong();
+    private final AtomicLong refusedLoggedAt = new AtomicLong(Long.MIN_VALUE);
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2,
             new DefaultThreadFactory("gridstat-broker-api", true), NioIoHandler.newFactory());
     private final Channel server;
@@ -65,21 +75,39 @@ public final class ManagementApi implements AutoCloseable {
 
     /** A leaf broker replica's API. */
     public ManagementApi(InetSocketAddress bind, BrokerReplica replica) {
-        this(bind, new ManagementRoutes(replica));
+        this(bind, replica, ApiLimits.DEFAULT);
+    }
+
+    public ManagementApi(InetSocketAddress bind, BrokerReplica replica, ApiLimits limits) {
+        this(bind, new ManagementRoutes(replica), limits);
     }
 
     public ManagementApi(InetSocketAddress bind, Routes routes) {
+        this(bind, routes, ApiLimits.DEFAULT);
+    }
+
+    public ManagementApi(InetSocketAddress bind, Routes routes, ApiLimits limits) {
         this.routes = routes;
+        this.limits = limits;
+        this.cap = new ConnectionCap(limits.maxConnections(), SystemNanoClock.INSTANCE);
         try {
             this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            ConnectionCap.Slot slot = cap.admit(ch::close);
+                            if (slot == null) {
+                                ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192)).addLast(new AtCap());
+                                return;
+                            }
+                            ch.closeFuture().addListener(f -> slot.release());
+                            Exchange exchange = new Exchange(slot);
                             ch.pipeline().addLast(new ReadTimeoutHandler(IDLE_SECONDS))
+                                    .addLast(exchange.deadline)
                                     .addLast(new HttpServerCodec(4096, 8192, 8192))
                                     .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))
-                                    .addLast(new Exchange());
+                                    .addLast(exchange);
                         }
                     })
                     .bind(bind).syncUninterruptibly().channel();
@@ -93,40 +121,167 @@ public final class ManagementApi implements AutoCloseable {
         return (InetSocketAddress) server.localAddress();
     }
 
-    /** What the exchange needs of a request, copied out so the request's buffer is released at once. */
+    /** What the limits have done so far, and the connections open now. */
+    public record Counters(int connections, long displacedAtCap, long refusedAtCap, long requestTimeouts,
+                           long pipelineRefusals) {
+    }
+
+    public Counters counters() {
+        return new Counters(cap.open(), cap.displaced(), cap.refused(), requestTimeouts.get(), pipelineRefusals.get());
+    }
+
+    private static FullHttpResponse closing(HttpResponseStatus status, String error) {
+        byte[] bytes;
+        try {
+            bytes = ManagementRoutes.JSON.writeValueAsBytes(java.util.Map.of("error", error));
+        } catch (Exception e) {
+            bytes = new byte[0];
+        }
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        HttpUtil.setContentLength(res, bytes.length);
+        return res;
+    }
+
+    /** A connection beyond the cap, every other one with a request in progress: 503 at once, then closed. */
+    private final class AtCap extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            long now = System.nanoTime();
+            long last = refusedLoggedAt.get();
+            if ((last == Long.MIN_VALUE || now - last > 10_000_000_000L) && refusedLoggedAt.compareAndSet(last, now)) {
+                LOG.warn("management API at its cap of {} connections, each with a request in progress: refusing new"
+                        + " ones with 503 ({} so far)", limits.maxConnections(), cap.refused());
+            }
+            ctx.writeAndFlush(closing(HttpResponseStatus.SERVICE_UNAVAILABLE, "the broker has "
+                    + limits.maxConnections() + " connections with requests in progress; retry later"))
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            io.netty.util.ReferenceCountUtil.release(msg);
+        }
+    }
+    /**
+     * What the exchange needs of a request, copied out so the request's buffer is released at once;
+     * {@code refused}: pipelined beyond the queue, answered 503 in its turn.
+     */
     private record Request(String method, String uri, byte[] body, String idempotencyKey, boolean keepAlive,
-                           String malformed) {
+                           String malformed, boolean refused) {
     }
 
     /**
      * One per connection. HTTP/1.1 clients may send requests before earlier ones are answered;
-     * they queue here (at most {@link #MAX_QUEUED}, then the connection is closed) and are answered
-     * one at a time, in order.
+     * they queue here and are answered one at a time, in order: at most {@link #MAX_QUEUED} with
+     * their bodies, those beyond as bare 503 answers in their turn, and beyond {@link #MAX_REFUSED}
+     * of those the connection is not read until the queue drains (TCP holds the client back).
      */
     private final class Exchange extends SimpleChannelInboundHandler<FullHttpRequest> {
-        private static final int MAX_QUEUED = 16;
+        static final int MAX_QUEUED = 16;
+        static final int MAX_REFUSED = 64;
         private final java.util.ArrayDeque<Request> queued = new java.util.ArrayDeque<>();
+        private final ConnectionCap.Slot slot;
+        /** Ahead of the HTTP decoder: times each request from its first byte. */
+        final RequestDeadline deadline = new RequestDeadline();
         private boolean busy;
+
+        Exchange(ConnectionCap.Slot slot) {
+            this.slot = slot;
+        }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            deadline.complete();
             String malformed = req.decoderResult().isFailure() ? String.valueOf(req.decoderResult().cause()) : null;
-            queued.add(new Request(req.method().name(), req.uri(), ByteBufUtil.getBytes(req.content()),
-                    req.headers().get(IDEMPOTENCY_KEY), malformed == null && HttpUtil.isKeepAlive(req), malformed));
-            if (queued.size() > MAX_QUEUED) {
-                LOG.debug("management client {} queued more than {} requests; closing", ctx.channel().remoteAddress(), MAX_QUEUED);
-                ctx.close();
-                return;
+            boolean keepAlive = malformed == null && HttpUtil.isKeepAlive(req);
+            if (queued.size() >= MAX_QUEUED) {
+                pipelineRefusals.incrementAndGet();
+                queued.add(new Request(req.method().name(), req.uri(), null, null, keepAlive, malformed, true));
+                if (queued.size() >= MAX_QUEUED + MAX_REFUSED) {
+                    ctx.channel().config().setAutoRead(false);
+                }
+            } else {
+                queued.add(new Request(req.method().name(), req.uri(), ByteBufUtil.getBytes(req.content()),
+                        req.headers().get(IDEMPOTENCY_KEY), keepAlive,
+                        malformed, false));
             }
             next(ctx);
+        }
+
+        /** Whether a request is being received, queued or answered: then the connection is not idle. */
+        private void updateSlot() {
+            slot.inProgress(busy || !queued.isEmpty() || deadline.running());
+        }
+
+        /**
+         * Starts a timer at a request's first byte that the complete request stops; if it runs out,
+         * the client is answered 408 (if no earlier answer is pending) and the connection closed.
+         * The idle timer alone would restart on each byte, keeping a client that sends one byte a
+         * second forever.
+         */
+        final class RequestDeadline extends io.netty.channel.ChannelInboundHandlerAdapter {
+            private java.util.concurrent.ScheduledFuture<?> timer;
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (timer == null && msg instanceof io.netty.buffer.ByteBuf b && b.isReadable()) {
+                    timer = ctx.executor().schedule(() -> expired(ctx), limits.requestDeadlineNanos(), TimeUnit.NANOSECONDS);
+                }
+                slot.active();
+                updateSlot();
+                ctx.fireChannelRead(msg);
+            }
+
+            boolean running() {
+                return timer != null;
+            }
+
+            void complete() {
+                if (timer != null) {
+                    timer.cancel(false);
+                    timer = null;
+                }
+            }
+
+            private void expired(ChannelHandlerContext ctx) {
+                timer = null;
+                requestTimeouts.incrementAndGet();
+                LOG.debug("management client {} did not complete a request within {} ms; closing",
+                        ctx.channel().remoteAddress(), limits.requestDeadlineNanos() / 1_000_000);
+                if (busy || !queued.isEmpty()) {
+                    ctx.close(); // an answer is still due first: a 408 now would be taken for it
+                    return;
+                }
+                ctx.channel().writeAndFlush(closing(HttpResponseStatus.REQUEST_TIMEOUT, "the request was not complete within "
+                        + limits.requestDeadlineNanos() / 1_000_000 + " ms of its first byte"))
+                        .addListener(ChannelFutureListener.CLOSE);
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                complete();
+                ctx.fireChannelInactive();
+            }
         }
 
         /** Starts the oldest queued request unless one is being answered. Event loop only. */
         private void next(ChannelHandlerContext ctx) {
             if (busy || queued.isEmpty() || !ctx.channel().isActive()) {
+                updateSlot();
                 return;
             }
             Request r = queued.poll();
+            if (queued.size() < MAX_QUEUED && !ctx.channel().config().isAutoRead()) {
+                ctx.channel().config().setAutoRead(true);
+            }
+            if (r.refused()) {
+                send(ctx, ApiResponse.error(503, "more than " + MAX_QUEUED
+                        + " requests pipelined on one connection; send fewer before reading the answers"), r.keepAlive());
+                next(ctx);
+                return;
+            }
             if (r.malformed() != null) {
                 send(ctx, ApiResponse.error(400, "malformed HTTP request: " + r.malformed()), false);
                 return;
@@ -146,6 +301,7 @@ public final class ManagementApi implements AutoCloseable {
                 if (r.keepAlive()) {
                     next(ctx);
                 }
+                updateSlot();
             }));
         }
 
@@ -173,6 +329,7 @@ public final class ManagementApi implements AutoCloseable {
                 res.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
             }
             HttpUtil.setContentLength(res, bytes.length);
+            slot.active();
             if (keepAlive) {
                 res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
                 ctx.writeAndFlush(res);

@@ -40,6 +40,12 @@ public final class AlarmLog {
         INSTALL_REFUSED(Category.DECISION, Severity.CRITICAL),
         /** A router's control session ended. */
         SESSION_LOST(Category.DECISION, Severity.WARNING),
+        /**
+         * A second control session for a router that is connected and alive, refused: two routers
+         * configured with one identity. Names the session kept with its port and the refused
+         * peer's host only, so a second router reconnecting again and again folds into one alarm.
+         */
+        DUPLICATE_ROUTER(Category.DECISION, Severity.CRITICAL),
         /** Anything else the control plane decided or observed. */
         GENERAL(Category.DECISION, Severity.WARNING),
         /** A control frame that does not decode. */

@@ -23,10 +23,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.gridstat.core.control.ControlCodec;
 import org.gridstat.core.control.ControlFrame;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.control.ControlMessage;
+import org.gridstat.core.time.NanoClock;
+import org.gridstat.core.time.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,10 +42,19 @@ import org.slf4j.LoggerFactory;
  * router; {@link #pending} tells what is not yet. A peer that sends a malformed or oversized frame,
  * anything before its {@code Hello}, or names a router the broker does not know is told why and
  * disconnected; the other routers are not disturbed.
+ *
+ * <p>Liveness and limits ({@link ControlLimits}): both ends send heartbeats, and a router silent
+ * for the timeout loses its session; a connection that does not say {@code Hello} in time is
+ * closed; connections are capped. A second session for a router that is connected and alive is
+ * refused with an alarm naming both addresses (two routers with one identity would otherwise take
+ * the session from each other); once the first is silent for the timeout, the second takes over.
  */
 public final class ControlChannelServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannelServer.class);
     private static final AttributeKey<String> ROUTER = AttributeKey.valueOf("gridstat.router");
+    private static final AttributeKey<ControlLiveness> LIVENESS = AttributeKey.valueOf("gridstat.liveness");
+    /** At most one log line per this long about connections refused at the cap. */
+    private static final long OVER_CAP_LOG_NANOS = 10_000_000_000L;
 
     private final Set<String> knownRouters;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
@@ -57,6 +71,18 @@ public final class ControlChannelServer implements AutoCloseable {
     private final CounterReports counters = new CounterReports();
     private final InstallOutcomes outcomes = new InstallOutcomes(System::currentTimeMillis);
     private final RouterPresence presence;
+    private final ControlLimits limits;
+    private final NanoClock clock = SystemNanoClock.INSTANCE;
+    /** Open connections, and those among them that have not said Hello, oldest first. */
+    private final AtomicInteger connections = new AtomicInteger();
+    private final Set<Channel> unidentified = java.util.Collections.synchronizedSet(new java.util.LinkedHashSet<>());
+    private final AtomicLong helloTimeouts = new AtomicLong();
+    private final AtomicLong overCap = new AtomicLong();
+    private final AtomicLong displaced = new AtomicLong();
+    private final AtomicLong silentRouters = new AtomicLong();
+    private final AtomicLong duplicateSessions = new AtomicLong();
+    private long overCapLoggedAt = Long.MIN_VALUE;
+    private long overCapSinceLog;
     private volatile boolean closing;
     /** Per router: the out-links it is given after its Hello, before its flows. */
     private volatile Map<String, ControlMessage.OutLinks> outLinks = Map.of();
@@ -71,8 +97,16 @@ public final class ControlChannelServer implements AutoCloseable {
      */
     public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters,
                                 Map<String, List<ControlMessage.InstallFlow>> initial, RouterPresence presence) {
+        this(bind, knownRouters, initial, presence, ControlLimits.DEFAULT);
+    }
+
+    /** The same, with its own heartbeat timing, hello deadline and connection cap. */
+    public ControlChannelServer(InetSocketAddress bind, Set<String> knownRouters,
+                                Map<String, List<ControlMessage.InstallFlow>> initial, RouterPresence presence,
+                                ControlLimits limits) {
         this.knownRouters = Set.copyOf(knownRouters);
         this.presence = presence;
+        this.limits = limits;
         initial.forEach((router, flows) -> {
             requireKnown(router);
             Map<Long, ControlMessage.InstallFlow> m = desired.computeIfAbsent(router, r -> new ConcurrentHashMap<>());
@@ -84,6 +118,9 @@ public final class ControlChannelServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            if (!admit(ch)) {
+                                return;
+                            }
                             ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(ControlCodec.MAX_BODY + 4, 0, 4, 0, 4))
                                     .addLast(new Session());
                         }
@@ -157,6 +194,62 @@ public final class ControlChannelServer implements AutoCloseable {
         return s == null ? 0 : s.size();
     }
 
+    /** What the liveness rules and limits have done so far. */
+    public record Counters(long helloTimeouts, long refusedAtCap, long displacedAtCap, long silentRouters,
+                           long duplicateSessions, int connections) {
+    }
+
+    public Counters limitCounters() {
+        return new Counters(helloTimeouts.get(), overCap.get(), displaced.get(), silentRouters.get(),
+                duplicateSessions.get(), connections.get());
+    }
+
+    /**
+     * Counts a new connection in, displacing the oldest that has not said Hello if at the cap; a
+     * connection that finds every place taken by routers' sessions is closed at once.
+     */
+    private boolean admit(Channel ch) {
+        if (connections.incrementAndGet() > limits.maxConnections()) {
+            Channel oldest;
+            synchronized (unidentified) {
+                java.util.Iterator<Channel> it = unidentified.iterator();
+                oldest = it.hasNext() ? it.next() : null;
+                if (oldest != null) {
+                    it.remove();
+                }
+            }
+            if (oldest == null) {
+                connections.decrementAndGet();
+                overCap.incrementAndGet();
+                logOverCap(ch);
+                ch.close();
+                return false;
+            }
+            displaced.incrementAndGet();
+            oldest.close();
+        }
+        unidentified.add(ch);
+        ch.closeFuture().addListener(f -> {
+            connections.decrementAndGet();
+            unidentified.remove(ch);
+        });
+        return true;
+    }
+
+    private void logOverCap(Channel ch) {
+        long now = clock.nanoTime();
+        synchronized (unidentified) {
+            overCapSinceLog++;
+            if (overCapLoggedAt != Long.MIN_VALUE && now - overCapLoggedAt < OVER_CAP_LOG_NANOS) {
+                return;
+            }
+            LOG.warn("control port at its cap of {} connections, all routers' sessions: closed {} new connection(s),"
+                    + " the latest from {}", limits.maxConnections(), overCapSinceLog, ch.remoteAddress());
+            overCapLoggedAt = now;
+            overCapSinceLog = 0;
+        }
+    }
+
     /** Refusals heard from routers and protocol errors of peers, decisions first, each least recently seen first. */
     public List<String> refusals() {
         return alarms.recent().stream().map(a -> a.source() + ": " + a.message()).toList();
@@ -213,8 +306,51 @@ public final class ControlChannelServer implements AutoCloseable {
     }
 
     private final class Session extends SimpleChannelInboundHandler<ByteBuf> {
+        private ScheduledFuture<?> ticks;
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            Channel ch = ctx.channel();
+            ch.attr(LIVENESS).set(new ControlLiveness(clock, limits.heartbeat()));
+            ch.eventLoop().schedule(() -> {
+                if (ch.isActive() && ch.attr(ROUTER).get() == null) {
+                    helloTimeouts.incrementAndGet();
+                    LOG.debug("control peer {} said no Hello within {} ms; closing", ch.remoteAddress(),
+                            limits.helloDeadlineNanos() / 1_000_000);
+                    ch.close();
+                }
+            }, limits.helloDeadlineNanos(), TimeUnit.NANOSECONDS);
+            long poll = limits.heartbeat().pollNanos();
+            ticks = ch.eventLoop().scheduleAtFixedRate(() -> tick(ch), poll, poll, TimeUnit.NANOSECONDS);
+            ctx.fireChannelActive();
+        }
+
+        /** Heartbeats to an identified router, and the end of a router's session once it falls silent. */
+        private void tick(Channel ch) {
+            String router = ch.attr(ROUTER).get();
+            if (router == null || !ch.isActive()) {
+                return;
+            }
+            ControlLiveness liveness = ch.attr(LIVENESS).get();
+            switch (liveness.poll()) {
+                case HEARTBEAT:
+                    ch.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(sequence.incrementAndGet(),
+                            new ControlMessage.Heartbeat())));
+                    break;
+                case SILENT:
+                    silentRouters.incrementAndGet();
+                    LOG.warn("router {} at {} silent for {} ms; closing its control session", router, ch.remoteAddress(),
+                            liveness.silenceNanos() / 1_000_000);
+                    ch.close();
+                    break;
+                default:
+                    break;
+            }
+        }
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf body) {
+            ctx.channel().attr(LIVENESS).get().heard();
             ControlFrame f = ControlCodec.decode(body.nioBuffer());
             if (!f.valid()) {
                 refuse(ctx, -1, AlarmLog.Kind.MALFORMED_FRAME,
@@ -234,8 +370,18 @@ public final class ControlChannelServer implements AutoCloseable {
                             "no router '" + hello.routerId() + "' in this broker's topology");
                     return;
                 }
+                String refusal = alreadyConnected(ctx.channel(), hello.routerId());
+                if (refusal != null) {
+                    duplicateSessions.incrementAndGet();
+                    refuse(ctx, f.sequence(), AlarmLog.Kind.DUPLICATE_ROUTER, refusal);
+                    return;
+                }
+                unidentified.remove(ctx.channel());
                 greet(ctx.channel(), hello.routerId());
                 return;
+            }
+            if (m instanceof ControlMessage.Heartbeat) {
+                return; // heard, which is all it says
             }
             if (m instanceof ControlMessage.Ack ack) {
                 Set<Long> s = unacked.get(router);
@@ -268,7 +414,27 @@ public final class ControlChannelServer implements AutoCloseable {
             }
         }
 
-        /** Binds the session to its router (replacing an older one) and resynchronises it. */
+        /**
+         * Why a session for {@code router} cannot start on {@code ch}: another connection holds it
+         * and is alive. {@code null} if none does, or if it has been silent for the heartbeat
+         * timeout (the new one then takes over; its closing is logged).
+         */
+        private String alreadyConnected(Channel ch, String router) {
+            Channel old = sessions.get(router);
+            if (old == null || old == ch || !old.isActive()) {
+                return null;
+            }
+            ControlLiveness l = old.attr(LIVENESS).get();
+            if (l != null && l.silent()) {
+                LOG.warn("router {}: the session from {} has been silent for {} ms; {} takes over", router,
+                        old.remoteAddress(), l.silenceNanos() / 1_000_000, ch.remoteAddress());
+                return null;
+            }
+            return "router '" + router + "' is already connected from " + old.remoteAddress()
+                    + "; a second session from " + peerHost(ch) + " is refused (two routers with one identity?)";
+        }
+
+        /** Binds the session to its router (replacing an older, dead one) and resynchronises it. */
         private void greet(Channel ch, String router) {
             ch.attr(ROUTER).set(router);
             Channel old = sessions.put(router, ch);
@@ -293,6 +459,9 @@ public final class ControlChannelServer implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            if (ticks != null) {
+                ticks.cancel(false);
+            }
             String router = ctx.channel().attr(ROUTER).get();
             if (router != null && sessions.remove(router, ctx.channel())) {
                 presence.disconnected(router);

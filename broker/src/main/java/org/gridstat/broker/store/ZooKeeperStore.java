@@ -134,6 +134,38 @@ public final class ZooKeeperStore implements RouterPresence {
         return stat.getVersion();
     }
 
+    /**
+     * Claims the next epoch only while {@code electionNode} (the claimant's node in the leader
+     * election) exists, in one transaction: a replica whose leadership ended before it got round
+     * to claiming (its session expired, its node was removed) cannot fence out the leader elected
+     * after it.
+     *
+     * @throws LeadershipLostException if the node is gone; nothing was claimed
+     */
+    public int claimEpoch(String electionNode) throws Exception {
+        if (electionNode == null) {
+            throw new LeadershipLostException("this replica has no node in the election");
+        }
+        try {
+            List<CuratorTransactionResult> results = zk.transaction().forOperations(
+                    zk.transactionOp().check().forPath(electionNode),
+                    zk.transactionOp().setData().forPath(root + "/epoch", new byte[0]));
+            return results.get(1).getResultStat().getVersion();
+        } catch (KeeperException.NoNodeException e) {
+            if (zk.checkExists().forPath(root + "/epoch") == null) {
+                throw e;
+            }
+            throw new LeadershipLostException("its election node " + electionNode + " is gone");
+        }
+    }
+
+    /** The leadership a claim relied on has ended. */
+    public static final class LeadershipLostException extends Exception {
+        public LeadershipLostException(String message) {
+            super("leadership lost before the epoch was claimed: " + message);
+        }
+    }
+
     /** Reads everything a leader resuming in {@code epoch} needs. */
     public BrokerState load(Topology topology, int epoch) throws Exception {
         List<PublishedVariable> variables = new ArrayList<>();

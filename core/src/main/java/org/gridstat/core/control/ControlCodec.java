@@ -11,6 +11,7 @@ import org.gridstat.core.control.ControlFrame.Reject;
 import org.gridstat.core.control.ControlMessage.Ack;
 import org.gridstat.core.control.ControlMessage.FlowReport;
 import org.gridstat.core.control.ControlMessage.FlowSample;
+import org.gridstat.core.control.ControlMessage.Heartbeat;
 import org.gridstat.core.control.ControlMessage.Hello;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.control.ControlMessage.Nack;
@@ -42,6 +43,7 @@ import org.gridstat.core.sched.FlowSpec;
  * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
  *                 f64 arrival rate | f64 departure rate)
+ * Heartbeat    8: (nothing)
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
  *                  m x (string link (1..255 bytes) | values figures); at most 32 links
  *   values:        u16 n (at most 24) | n x (string name (1..48 bytes) | u64 count)
@@ -75,8 +77,8 @@ public final class ControlCodec {
     private static final int ACK = 5;
     private static final int NACK = 6;
     private static final int FLOW_REPORT = 7;
+    private static final int HEARTBEAT = 8;
     private static final int ROUTER_REPORT = 16;
-    /** 8 is left to the next message of the channel's liveness; out-links came in their own number. */
     private static final int OUT_LINKS = 9;
 
     private ControlCodec() {
@@ -116,6 +118,8 @@ public final class ControlCodec {
         } else if (m instanceof Nack n) {
             b.put((byte) NACK).putLong(sequence).putLong(n.sequence());
             string(b, n.reason().length() > MAX_STRING / 4 ? n.reason().substring(0, MAX_STRING / 4) : n.reason());
+        } else if (m instanceof Heartbeat) {
+            b.put((byte) HEARTBEAT).putLong(sequence);
         } else if (m instanceof FlowReport r) {
             b.put((byte) FLOW_REPORT).putLong(sequence).putLong(r.timeMillis()).putShort((short) r.flows().size());
             for (FlowSample f : r.flows()) {
@@ -260,8 +264,12 @@ public final class ControlCodec {
                     break;
                 case ROUTER_REPORT:
                     m = routerReport(b);
+                    break;
                 case OUT_LINKS:
                     m = outLinks(b);
+                    break;
+                case HEARTBEAT:
+                    m = new Heartbeat();
                     break;
                 default:
                     return ControlFrame.refused(Reject.UNKNOWN_TYPE, "message type " + type);

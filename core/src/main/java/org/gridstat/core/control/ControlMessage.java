@@ -70,6 +70,14 @@ public sealed interface ControlMessage {
     record SyncEnd() implements ControlMessage {
     }
 
+    /**
+     * Either end is alive: sent when it has sent nothing else for a heartbeat period, so a peer
+     * that hears nothing for the heartbeat timeout can tell a frozen or cut-off peer from a quiet
+     * one. Not acknowledged.
+     */
+    record Heartbeat() implements ControlMessage {
+    }
+
     /** The message with this sequence number was applied. */
     record Ack(long sequence) implements ControlMessage {
     }

@@ -34,7 +34,8 @@ class ControlCodecTest {
     @Test
     void everyMessageRoundTrips() {
         List<ControlMessage> all = List.of(new Hello("router-7/α"), INSTALL, new RemoveFlow(7, 4), new SyncEnd(),
-                new Ack(99), new Nack(100, "link r9 does not exist"), REPORT, new FlowReport(5, List.of()));
+                new Ack(99), new Nack(100, "link r9 does not exist"), REPORT, new FlowReport(5, List.of()),
+                new ControlMessage.Heartbeat());
         long seq = 1;
         for (ControlMessage m : all) {
             ControlFrame f = roundTrip(seq, m);
@@ -172,7 +173,8 @@ class ControlCodecTest {
                 }
             }
         }
-        assertEquals(java.util.Set.of("Ack", "FlowReport", "Hello", "InstallFlow", "Nack", "OutLinks", "RemoveFlow",
+        assertEquals(java.util.Set.of("Ack", "FlowReport", "Heartbeat", "Hello", "InstallFlow", "Nack", "OutLinks",
+                "RemoveFlow",
                 "SyncEnd"), valid);
     }
 

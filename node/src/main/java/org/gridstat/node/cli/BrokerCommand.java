@@ -5,6 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.gridstat.broker.BrokerService;
+import org.gridstat.broker.api.ApiLimits;
+import org.gridstat.broker.control.ControlLimits;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.DurationText;
 import org.gridstat.core.model.Endpoint;
@@ -54,6 +57,30 @@ final class BrokerCommand implements Callable<Integer> {
             description = "ZooKeeper session timeout: how soon a dead leader is replaced (default: ${DEFAULT-VALUE}).")
     String sessionTimeout;
 
+    @Option(names = "--heartbeat", paramLabel = "DURATION", defaultValue = "1s",
+            description = "How often the broker sends a heartbeat to each router when nothing else was sent (default: ${DEFAULT-VALUE}).")
+    String heartbeat;
+
+    @Option(names = "--heartbeat-timeout", paramLabel = "DURATION", defaultValue = "3s",
+            description = "A router silent this long loses its control session (default: ${DEFAULT-VALUE}).")
+    String heartbeatTimeout;
+
+    @Option(names = "--hello-deadline", paramLabel = "DURATION", defaultValue = "2s",
+            description = "A control connection that does not say Hello within this is closed (default: ${DEFAULT-VALUE}).")
+    String helloDeadline;
+
+    @Option(names = "--control-max-connections", paramLabel = "N", defaultValue = "1024",
+            description = "Control port connection cap; at it, the oldest connection without Hello makes room (default: ${DEFAULT-VALUE}).")
+    int controlMaxConnections;
+
+    @Option(names = "--api-max-connections", paramLabel = "N", defaultValue = "1000",
+            description = "Management API connection cap; at it, the longest-idle connection makes room (default: ${DEFAULT-VALUE}).")
+    int apiMaxConnections;
+
+    @Option(names = "--api-request-deadline", paramLabel = "DURATION", defaultValue = "10s",
+            description = "An API request must arrive whole within this of its first byte, else 408 (default: ${DEFAULT-VALUE}).")
+    String apiRequestDeadline;
+
     @Override
     public Integer call() {
         BrokerService.Settings settings;
@@ -63,7 +90,10 @@ final class BrokerCommand implements Callable<Integer> {
             Endpoint a = Endpoint.parse(api);
             settings = new BrokerService.Settings(id != null ? id : defaultId(), zookeeper, data, zookeeperPort, root,
                     Duration.ofNanos(DurationText.nanos(sessionTimeout)), new InetSocketAddress(c.host(), c.port()),
-                    new InetSocketAddress(a.host(), a.port()), t);
+                    new InetSocketAddress(a.host(), a.port()), t,
+                    new ControlLimits(new ControlLiveness.Timing(DurationText.nanos(heartbeat), DurationText.nanos(heartbeatTimeout)),
+                            DurationText.nanos(helloDeadline), controlMaxConnections),
+                    new ApiLimits(apiMaxConnections, DurationText.nanos(apiRequestDeadline)));
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
             return 2;

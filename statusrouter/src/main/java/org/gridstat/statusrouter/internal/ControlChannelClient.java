@@ -18,14 +18,18 @@ import java.net.InetSocketAddress;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.gridstat.core.control.ControlCodec;
 import org.gridstat.core.control.ControlFrame;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.forward.ForwardingEngine.Outcome;
+import org.gridstat.core.time.NanoClock;
+import org.gridstat.core.time.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,16 +39,24 @@ import org.slf4j.LoggerFactory;
  * acknowledges it once applied (or refuses it, with the reason), and at {@code SyncEnd} removes the
  * broker's flows the broker no longer sent. A lost connection is retried with growing pauses;
  * flows stay in force meanwhile. Control I/O has a thread of its own, off the data path.
+ *
+ * <p>Both ends send heartbeats. A broker that says nothing for the heartbeat timeout is given up
+ * and the next replica tried at once: a frozen leader's kernel keeps the connection open (and
+ * even accepts new ones), so without this a router would stay with it while a standby leads.
  */
 final class ControlChannelClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannelClient.class);
     /** Short enough that a standby broker taking over is found within seconds. */
     private static final long MAX_BACKOFF_MS = 2_000;
+    /** How many heartbeat timeouts a replica given up as silent is passed over, while others are listed. */
+    private static final int SHUN_TIMEOUTS = 3;
 
     private final String nodeId;
     /** The broker replicas, tried in turn: only the leader listens. */
     private final List<InetSocketAddress> brokers;
     private final long reportPeriodMs;
+    private final ControlLiveness.Timing heartbeat;
+    private final NanoClock clock;
     private int next;
     private volatile InetSocketAddress broker;
     /** Replaced when the broker's out-links restart it. */
@@ -58,11 +70,24 @@ final class ControlChannelClient implements AutoCloseable {
     private volatile boolean closed;
     private volatile Channel channel;
     private long backoffMs = 100;
+    /** The replica last given up as silent, and when: passed over for a while if others are listed. */
+    private InetSocketAddress silentBroker;
+    private long silentSince;
 
     /**
      * @param reportPeriodMs how often the broker's flows' statistics are reported; 0: never
      */
     ControlChannelClient(String nodeId, List<InetSocketAddress> brokers, DataPlane dataPlane, long reportPeriodMs) {
+        this(nodeId, brokers, dataPlane, reportPeriodMs, ControlLiveness.Timing.DEFAULT, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * @param heartbeat how often to send heartbeats, and how long a silent broker is kept
+     */
+    ControlChannelClient(String nodeId, List<InetSocketAddress> brokers, DataPlane dataPlane, long reportPeriodMs,
+                         ControlLiveness.Timing heartbeat, NanoClock clock) {
+        this.heartbeat = heartbeat;
+        this.clock = clock;
         if (brokers.isEmpty()) {
             throw new IllegalArgumentException("no broker address");
         }
@@ -126,8 +151,18 @@ final class ControlChannelClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        InetSocketAddress target = brokers.get(next);
+        InetSocketAddress candidate = brokers.get(next);
         next = (next + 1) % brokers.size();
+        if (candidate.equals(silentBroker) && brokers.size() > 1) {
+            if (clock.nanoTime() - silentSince < SHUN_TIMEOUTS * heartbeat.timeoutNanos()) {
+                // a frozen leader's kernel still accepts connections: try the others until one leads
+                candidate = brokers.get(next);
+                next = (next + 1) % brokers.size();
+            } else {
+                silentBroker = null;
+            }
+        }
+        InetSocketAddress target = candidate;
         broker = target;
         new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -152,7 +187,7 @@ final class ControlChannelClient implements AutoCloseable {
         }
         LOG.warn("router {}: {}; retrying in {} ms", nodeId, why, backoffMs);
         group.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
-        backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+        backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
     }
 
     private void send(Channel ch, ControlMessage m) {
@@ -160,9 +195,17 @@ final class ControlChannelClient implements AutoCloseable {
     }
 
     private final class Handler extends SimpleChannelInboundHandler<ByteBuf> {
+        private ControlLiveness liveness;
+        private ScheduledFuture<?> ticks;
+        /** The broker fell silent: the next connection goes to the next replica. */
+        private boolean gaveUp;
+
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             channel = ctx.channel();
+            liveness = new ControlLiveness(clock, heartbeat);
+            long poll = heartbeat.pollNanos();
+            ticks = ctx.executor().scheduleAtFixedRate(() -> tick(ctx), poll, poll, TimeUnit.NANOSECONDS);
             backoffMs = 100;
             next = brokers.indexOf(broker); // stay with the leader when reconnecting
             sentSinceHello.clear();
@@ -170,8 +213,31 @@ final class ControlChannelClient implements AutoCloseable {
             LOG.info("router {}: control channel to broker {} up", nodeId, broker);
         }
 
+        /** Heartbeats to the broker, and giving it up once it is silent. Control thread. */
+        private void tick(ChannelHandlerContext ctx) {
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            switch (liveness.poll()) {
+                case HEARTBEAT:
+                    send(ctx.channel(), new ControlMessage.Heartbeat());
+                    break;
+                case SILENT:
+                    gaveUp = true;
+                    silentBroker = broker;
+                    silentSince = clock.nanoTime();
+                    LOG.warn("router {}: broker {} silent for {} ms; trying the next replica", nodeId, broker,
+                            liveness.silenceNanos() / 1_000_000);
+                    ctx.close();
+                    break;
+                default:
+                    break;
+            }
+        }
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf body) {
+            liveness.heard();
             ControlFrame f = ControlCodec.decode(body.nioBuffer());
             if (!f.valid()) {
                 LOG.warn("router {}: refused a control frame from the broker: {}", nodeId, f);
@@ -196,9 +262,14 @@ final class ControlChannelClient implements AutoCloseable {
                 sentSinceHello.add(remove.flowId());
                 apply(ctx.channel(), seq, FlowCommand.remove(remove.flowId(), remove.version()), remove.flowId(), false);
             } else if (m instanceof ControlMessage.SyncEnd) {
+                silentBroker = null; // a leader answers: none is passed over any more
                 removeUnsent(ctx.channel(), seq);
             } else if (m instanceof ControlMessage.OutLinks links) {
                 applyOutLinks(ctx.channel(), seq, links);
+            } else if (m instanceof ControlMessage.Nack nack) {
+                LOG.warn("router {}: broker {} refused #{}: {}", nodeId, broker, nack.sequence(), nack.reason());
+            } else if (m instanceof ControlMessage.Heartbeat) {
+                // heard, which is all it says
             } else {
                 LOG.debug("router {}: ignoring {}", nodeId, m);
             }
@@ -239,6 +310,13 @@ final class ControlChannelClient implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             channel = null;
+            if (ticks != null) {
+                ticks.cancel(false);
+            }
+            if (gaveUp) {
+                next = (brokers.indexOf(broker) + 1) % brokers.size();
+                backoffMs = 0; // another replica may lead already: try it now
+            }
             retryLater("control channel to broker " + broker + " closed");
         }
 

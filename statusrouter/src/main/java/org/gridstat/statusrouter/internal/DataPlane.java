@@ -122,6 +122,11 @@ final class DataPlane implements AutoCloseable {
     }
 
     private void open(int loops) {
+        // before anything starts: a port another router holds is refused, not shared (SO_REUSEPORT)
+        UdpPortClaim.requireFree(resolve(settings.bind), "data port");
+        if (settings.priorityBind != null) {
+            UdpPortClaim.requireFree(resolve(settings.priorityBind), "priority port");
+        }
         List<IoEventLoop> eventLoops = new ArrayList<>();
         Iterator<EventExecutor> it = group.iterator();
         while (it.hasNext()) {
@@ -152,8 +157,8 @@ final class DataPlane implements AutoCloseable {
             LOG.info("router {} warmed its data path on {} frames in {} ms", settings.nodeId, settings.warmUpFrames,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
-        EpollIngressSocket prioritySocket = settings.priorityBind == null ? null : openPriorityPort();
         InetSocketAddress bindAddress = resolve(settings.bind);
+        EpollIngressSocket prioritySocket = settings.priorityBind == null ? null : openPriorityPort();
         for (int i = 0; i < loops; i++) {
             DataPathCounters c = new DataPathCounters();
             counters.add(c);

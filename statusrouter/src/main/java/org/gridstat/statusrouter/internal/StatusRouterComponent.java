@@ -3,6 +3,7 @@ package org.gridstat.statusrouter.internal;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.time.Saturating;
@@ -65,6 +66,12 @@ public final class StatusRouterComponent implements StatusRouter {
         /** How often the statistics of the broker's flows are reported to it, ms; 0: never. */
         long report_period_ms() default 1000;
 
+        /** How often a heartbeat goes to the broker when nothing else did, ms. */
+        long heartbeat_ms() default 1000;
+
+        /** How long a silent broker is kept before the next replica is tried, ms; above heartbeat.ms. */
+        long heartbeat_timeout_ms() default 3000;
+
         long estimator_period_ms() default 1000;
 
         double estimator_weight() default 0.5;
@@ -86,8 +93,9 @@ public final class StatusRouterComponent implements StatusRouter {
         try {
             this.settings = settingsOf(config);
             List<InetSocketAddress> brokers = brokersOf(config.broker_address(), config.report_period_ms());
+            ControlLiveness.Timing heartbeat = heartbeatOf(config);
             this.plane = new RouterPlane(settings);
-            this.control = startControl(brokers, config.report_period_ms());
+            this.control = startControl(brokers, config.report_period_ms(), heartbeat);
         } catch (RuntimeException e) {
             LOG.error("status router not started: {}", e.getMessage());
             throw e;
@@ -104,6 +112,15 @@ public final class StatusRouterComponent implements StatusRouter {
         Config config = ConfigProperties.of(Config.class, properties);
         settingsOf(config);
         brokersOf(config.broker_address(), config.report_period_ms());
+        heartbeatOf(config);
+    }
+
+    private static ControlLiveness.Timing heartbeatOf(Config config) {
+        try {
+            return ControlLiveness.Timing.ofMillis(config.heartbeat_ms(), config.heartbeat_timeout_ms());
+        } catch (IllegalArgumentException bad) {
+            throw new IllegalArgumentException("heartbeat.ms / heartbeat.timeout.ms: " + bad.getMessage(), bad);
+        }
     }
 
     private static RouterSettings settingsOf(Config config) {
@@ -137,13 +154,15 @@ public final class StatusRouterComponent implements StatusRouter {
         return brokers;
     }
 
-    private ControlChannelClient startControl(List<InetSocketAddress> brokers, long reportPeriodMs) {
+    private ControlChannelClient startControl(List<InetSocketAddress> brokers, long reportPeriodMs,
+                                              ControlLiveness.Timing heartbeat) {
         if (brokers.isEmpty()) {
             return null;
         }
         List<InetSocketAddress> resolved = brokers.stream()
                 .map(b -> new InetSocketAddress(b.getHostString(), b.getPort())).toList();
-        ControlChannelClient c = new ControlChannelClient(settings.nodeId, resolved, plane.current(), reportPeriodMs)
+        ControlChannelClient c = new ControlChannelClient(settings.nodeId, resolved, plane.current(), reportPeriodMs, heartbeat,
+                org.gridstat.core.time.SystemNanoClock.INSTANCE)
                 .takingOutLinksInto(plane);
         c.start();
         return c;
