@@ -212,18 +212,17 @@ class OperatorViewsTest {
     }
 
     /**
-     * Review: a Nack naming a sequence the broker never sent is raised as a GENERAL decision, not
-     * rate-limited noise, so one connected peer (a Hello with any router id of the topology) can
-     * push a real install refusal out of the decisions list.
+     * A Nack naming a sequence the broker never sent is rate-limited noise, not a decision: one
+     * connected peer (a router's session, or whoever holds it) cannot push a real install refusal
+     * out of the decisions list.
      */
     @Test
-    void reviewNacksOfNothingSentCannotPushARealRefusalOutOfTheDecisions() throws Exception {
+    void nacksOfNothingSentCannotPushARealRefusalOutOfTheDecisions() throws Exception {
         router("a", null);
-        router("b", null);
+        ScriptedRouter hostile = router("b", null);
         subscribeAtoC();
         router("c", "router c has no out-link 'cc'");
         await("/alarms", n -> n.path("decisions").size() == 1);
-        ScriptedRouter hostile = router("b", null); // takes b's session over
         for (int i = 0; i < 1_001; i++) {
             hostile.send(new ControlMessage.Nack(1_000_000 + i, "bogus " + i));
         }
