@@ -123,16 +123,20 @@ public final class EquinoxNode implements AutoCloseable {
     }
 
     /**
-     * Waits until a service of the named interface is registered.
+     * Waits until a service of the named interface is registered, or until the component that
+     * would provide it has failed to activate ({@link #componentFailure}).
      *
-     * @return the service's properties, or {@code null} if it did not appear in time
+     * @return the service's properties, or {@code null} if it did not appear in time or its component failed
      */
     public Map<String, Object> awaitService(String interfaceName, long timeoutMillis) throws InterruptedException {
         ServiceTracker<Object, Object> tracker = new ServiceTracker<>(framework.getBundleContext(), interfaceName, null);
         tracker.open(true);
         try {
-            if (tracker.waitForService(timeoutMillis) == null) {
-                return null;
+            long end = System.nanoTime() + timeoutMillis * 1_000_000;
+            while (tracker.waitForService(Math.max(1, Math.min(100, (end - System.nanoTime()) / 1_000_000))) == null) {
+                if (System.nanoTime() >= end || componentFailure(interfaceName) != null) {
+                    return null;
+                }
             }
             var ref = tracker.getServiceReference();
             Map<String, Object> props = new HashMap<>();
@@ -143,6 +147,11 @@ public final class EquinoxNode implements AutoCloseable {
         } finally {
             tracker.close();
         }
+    }
+
+    /** Why the component that would provide the named service failed to activate; {@code null} if it did not. */
+    public String componentFailure(String interfaceName) {
+        return ComponentFailures.of(framework.getBundleContext(), interfaceName);
     }
 
     /** Bundles that are neither active nor fragments, as "name state" lines, for diagnosis. */

@@ -93,6 +93,13 @@ class BrokerFailoverTest {
                 Eventually.await(() -> seqs.size() >= 60, "a second of samples before the failover", 20);
                 Eventually.await(() -> sentByEveryFlow(client) >= 30, "routers report their flows' statistics to the broker", 20);
 
+                // a request the leader made and answered, whose client did not hear the answer (as if
+                // the leader died before it reached the client): sent again with its key to the next leader
+                String keyed = "{\"variable\":\"" + v.name() + "\",\"subscriberRouter\":\"f-r2\",\"subscriberLink\":\"cc\","
+                        + "\"qos\":{\"rateHz\":20,\"latencyBoundMs\":100,\"paths\":1,\"serviceClass\":\"HRT\"}}";
+                BrokerConnection.Answer made = client.request("POST", "/subscriptions", keyed, "failover-test-subscribe-20hz");
+                assertEquals(201, made.status(), made.body());
+
                 long killedAt = System.nanoTime();
                 first.kill();
                 awaitRole(second, true, 30);
@@ -100,8 +107,11 @@ class BrokerFailoverTest {
                 System.out.printf("broker failover: standby leads %.2f s after the leader was killed (session timeout 2 s)%n",
                         takeoverSeconds);
 
+                BrokerConnection.Answer repeated = client.request("POST", "/subscriptions", keyed, "failover-test-subscribe-20hz");
+                assertEquals(made.status(), repeated.status(), "the new leader answers the repeat as the first was answered");
+                assertEquals(JSON.readTree(made.body()), JSON.readTree(repeated.body()));
                 List<BrokerSubscription> after = client.subscriptions();
-                assertEquals(1, after.size());
+                assertEquals(2, after.size(), "the repeat made nothing: " + after);
                 assertEquals(sub, after.get(0), "the subscription survives with its paths and QoS");
                 awaitRouters(client, "routers reconnect to the new leader, resynchronised");
                 try (ZooKeeperConnection zc = ZooKeeperConnection.open(zk.connectString(), null, 0, Duration.ofSeconds(5))) {

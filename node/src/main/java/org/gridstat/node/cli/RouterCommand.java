@@ -46,10 +46,15 @@ final class RouterCommand implements Callable<Integer> {
         }
         ShutdownSignal.onShutdown(running::close);
         if (running.awaitService(STATUS_ROUTER_SERVICE, START_TIMEOUT_MILLIS) == null) {
+            String failure = running.componentFailure(STATUS_ROUTER_SERVICE);
+            running.close();
+            if (failure != null) {
+                System.err.println("status router of node " + node.nodeId() + " did not start: " + failure);
+                return 1;
+            }
             System.err.println("status router of node " + node.nodeId() + " did not start within "
                     + START_TIMEOUT_MILLIS / 1000 + " s (the log above says why if it failed); inactive bundles: "
                     + running.inactiveBundles());
-            running.close();
             return 1;
         }
         System.err.println("router " + node.nodeId() + " running; SIGTERM or Ctrl-C stops it");
