@@ -140,11 +140,26 @@ public final class BrokerConnection {
     public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
                                         Duration downstreamBudget, Duration minRestDelay)
             throws SubscriptionRejectedException {
+        return subscribe(variable, subscriberRouter, subscriberLink, qos, downstreamBudget, minRestDelay,
+                UUID.randomUUID().toString());
+    }
+
+    /**
+     * The same under the caller's {@code idempotencyKey} (1..128 of {@code [A-Za-z0-9._:-]}): the
+     * same request sent again with the same key, by this process or another, is answered with the
+     * first answer while the broker remembers the key (its last 1,000 changes), and not made twice.
+     *
+     * @throws SubscriptionRejectedException if the broker cannot admit it, with the reason
+     */
+    public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
+                                        Duration downstreamBudget, Duration minRestDelay, String idempotencyKey)
+            throws SubscriptionRejectedException {
         SubscriptionDocument doc = new SubscriptionDocument(null, variable, subscriberRouter, subscriberLink,
                 QosDocument.of(qos).withoutRate(), null,
                 downstreamBudget.isZero() ? null : downstreamBudget.toNanos() / 1e6,
                 minRestDelay.isZero() ? null : minRestDelay.toNanos() / 1e6);
-        return subscription(admission(request("POST", "/subscriptions", write(doc)), 201));
+        return subscription(admission(request("POST", "/subscriptions", write(doc), Objects.requireNonNull(idempotencyKey)),
+                201));
     }
 
     /**
@@ -159,7 +174,12 @@ public final class BrokerConnection {
 
     /** Cancels a subscription and frees its reservations; false if the broker does not know it. */
     public boolean unsubscribe(long id) {
-        Answer a = request("DELETE", "/subscriptions/" + id, null);
+        return unsubscribe(id, UUID.randomUUID().toString());
+    }
+
+    /** The same under the caller's {@code idempotencyKey}: a repeat is answered as the first was. */
+    public boolean unsubscribe(long id, String idempotencyKey) {
+        Answer a = request("DELETE", "/subscriptions/" + id, null, Objects.requireNonNull(idempotencyKey));
         if (a.status() == 404) {
             return false;
         }

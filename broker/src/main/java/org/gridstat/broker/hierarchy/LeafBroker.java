@@ -27,12 +27,18 @@ public interface LeafBroker {
 
     DeclaredVariable declare(VariableDeclaration d);
 
-    /** A segment's subscription; see {@link BrokerConnection#subscribe(String, String, String, QosSpec, Duration, Duration)}. */
+    /**
+     * A segment's subscription under an idempotency key; see
+     * {@link BrokerConnection#subscribe(String, String, String, QosSpec, Duration, Duration, String)}.
+     * The same request repeated with the same key is answered with the first answer (the
+     * subscription it made) while the leaf remembers the key, and is made at most once.
+     */
     BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink, QosSpec qos,
-                                 Duration downstreamBudget, Duration minRestDelay) throws SubscriptionRejectedException;
+                                 Duration downstreamBudget, Duration minRestDelay, String idempotencyKey)
+            throws SubscriptionRejectedException;
 
-    /** False if the leaf does not know the subscription (gone already). */
-    boolean unsubscribe(long id);
+    /** False if the leaf does not know the subscription (gone already); a repeat under the same key answers as the first. */
+    boolean unsubscribe(long id, String idempotencyKey);
 
     List<BrokerSubscription> subscriptions();
 
@@ -57,14 +63,15 @@ public interface LeafBroker {
 
             @Override
             public BrokerSubscription subscribe(String variable, String subscriberRouter, String subscriberLink,
-                                                QosSpec qos, Duration downstreamBudget, Duration minRestDelay)
-                    throws SubscriptionRejectedException {
-                return c.subscribe(variable, subscriberRouter, subscriberLink, qos, downstreamBudget, minRestDelay);
+                                                QosSpec qos, Duration downstreamBudget, Duration minRestDelay,
+                                                String idempotencyKey) throws SubscriptionRejectedException {
+                return c.subscribe(variable, subscriberRouter, subscriberLink, qos, downstreamBudget, minRestDelay,
+                        idempotencyKey);
             }
 
             @Override
-            public boolean unsubscribe(long id) {
-                return c.unsubscribe(id);
+            public boolean unsubscribe(long id, String idempotencyKey) {
+                return c.unsubscribe(id, idempotencyKey);
             }
 
             @Override

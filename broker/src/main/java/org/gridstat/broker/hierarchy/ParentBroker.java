@@ -25,6 +25,7 @@ import org.gridstat.client.VariableDeclaration;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.management.SubscriptionDocument.HopDocument;
 import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.VariableId;
 
 /**
  * A parent broker over leaf brokers, each governing one cloud. It knows the border routers (each
@@ -45,12 +46,27 @@ import org.gridstat.core.model.QosSpec;
  * <p>Each operation is recorded as an intent in the store before any leaf is called (its id, the
  * border links reserved, each cloud's leg), and the intent is updated as each leg is called and
  * made, so that a parent stopped half way finds on restart what the leaves may hold: an
- * unfinished subscription is undone (its legs torn down, a leg whose answer never came found by
- * its variable, router, link and bound), an unfinished teardown is finished. Decisions on the
- * parent's own state (ids, border reservations) are serialised under its lock; the leaves are
- * called outside it, so one slow leaf does not hold up requests for other clouds.
+ * unfinished subscription is undone, an unfinished teardown is finished. Every leaf call carries
+ * an idempotency key made of the parent's identity, the intent's id and the leg's index, recorded
+ * before the call: a leg whose answer never came is asked for again under its key, and the leaf
+ * answers with the subscription the first call made, or makes it now; either way the parent
+ * learns its id and tears it down, and nothing else. The border links of an unfinished operation
+ * stay reserved until it is done (taken again on restart); an undo or teardown that fails (a leaf
+ * down) is retried with back-off while the parent runs. Decisions on the parent's own state (ids,
+ * border reservations) are serialised under its lock; the leaves are called outside it, so one
+ * slow leaf does not hold up requests for other clouds.
  */
-public final class ParentBroker {
+public final class ParentBroker implements AutoCloseable {
+    /** The first retry of an unfinished operation comes this long after the failure; each next one twice as long. */
+    static final Duration RETRY_FIRST = Duration.ofSeconds(1);
+    /** The longest wait between retries. */
+    static final Duration RETRY_MAX = Duration.ofSeconds(60);
+
+    /** Runs a task after a delay: the parent's retries (tests give one on a clock they advance). */
+    public interface Scheduler {
+        void schedule(Runnable task, Duration delay);
+    }
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ParentBroker.class);
     private final Topology borders;
     private final Map<String, LeafBroker> leaves;
@@ -62,6 +78,14 @@ public final class ParentBroker {
     /** (cloud, variable) pairs the parent declared as relays, so a variable's origin is told apart. */
     private final Set<String> relays = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final ParentStore store;
+    /** The parent's identity in its idempotency keys. */
+    private final String identity;
+    private final Scheduler scheduler;
+    /** Made when a first retry is scheduled with no scheduler given; stopped by {@link #close()}. */
+    private java.util.concurrent.ScheduledExecutorService retries;
+    /** Ids of the operations whose retry is scheduled. */
+    private final Set<Long> retrying = new HashSet<>();
+    private volatile boolean closed;
     private long nextId = 1;
 
     /**
@@ -86,8 +110,25 @@ public final class ParentBroker {
      */
     public ParentBroker(Topology borders, Map<String, LeafBroker> leaves, Map<String, List<String>> routersByCloud,
                         ParentStore store) {
+        this(borders, leaves, routersByCloud, store, null);
+    }
+
+    /**
+     * The same with the retries of unfinished operations run by {@code scheduler} (null: a thread
+     * of the parent's own, stopped by {@link #close()}).
+     */
+    public ParentBroker(Topology borders, Map<String, LeafBroker> leaves, Map<String, List<String>> routersByCloud,
+                        ParentStore store, Scheduler scheduler) {
         this.borders = borders;
         this.store = store;
+        this.scheduler = scheduler != null ? scheduler : this::scheduleOnOwnThread;
+        try {
+            // a parent in memory only never repeats a call after a restart: a new identity each time
+            this.identity = store != null ? store.identity()
+                    : String.format("%016x", new java.security.SecureRandom().nextLong());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the parent's identity: " + e.getMessage(), e);
+        }
         this.leaves = Map.copyOf(leaves);
         routersByCloud.forEach((cloud, routers) -> routers.forEach(r -> {
             String other = cloudOfRouter.put(r, cloud);
@@ -144,22 +185,100 @@ public final class ParentBroker {
         for (ParentIntent i : intents) {
             nextId = Math.max(nextId, i.id() + 1);
             pending.put(i.id(), i);
+            if (i.action() == ParentIntent.Action.SUBSCRIBE) {
+                reserveAgain(i); // until it is undone: the leaves may still carry its stream
+            }
         }
         for (ParentIntent i : intents) {
-            try {
-                if (i.action() == ParentIntent.Action.UNSUBSCRIBE) {
-                    LOG.info("finishing the teardown of subscription {}, begun before the parent stopped", i.id());
-                    if (!unsubscribe(i.id())) {
-                        forget(i.id()); // the subscription is gone already
-                    }
-                } else {
-                    LOG.info("undoing subscription {}, begun before the parent stopped", i.id());
-                    undo(i);
-                }
-            } catch (RuntimeException e) {
-                LOG.error("subscription {}: the {} left unfinished cannot be completed now ({}); it is retried at the "
-                        + "next start", i.id(), i.action(), e.toString());
+            LOG.info("subscription {}: {} the {} begun before the parent stopped", i.id(),
+                    i.action() == ParentIntent.Action.UNSUBSCRIBE ? "finishing" : "undoing", i.action());
+            finishOrRetry(i.id(), RETRY_FIRST);
+        }
+    }
+
+    /** Takes an unfinished subscription's border reservations again, as they were when it stopped. */
+    private void reserveAgain(ParentIntent intent) {
+        for (int k = 0; k < intent.borderLinks().size(); k++) {
+            String name = intent.borderLinks().get(k);
+            Link l = borders.links().stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
+            if (l == null) {
+                LOG.error("subscription {}: its intent names border link {}, which the border topology lacks; not "
+                        + "reserved again", intent.id(), name);
+                continue;
             }
+            AdmissionResult r = borderAdmission.admitOver(new SubscriptionRequest(borderId(intent.id(), k),
+                    VariableId.of(intent.variableId()), l.from().id(), l.to().id(), intent.frameBytes(),
+                    intent.qos().withoutRate().toSpec()), List.of(l));
+            if (r instanceof AdmissionResult.Rejected rejected) {
+                LOG.error("subscription {}: border link {} cannot be reserved again for its unfinished intent: {}",
+                        intent.id(), name, rejected.reason());
+            }
+        }
+    }
+
+    /**
+     * Undoes or finishes an operation left unfinished; if that fails, schedules it again after
+     * {@code delay}, then twice as long each time up to {@link #RETRY_MAX}, for as long as the
+     * parent runs. Its border links stay reserved meanwhile.
+     */
+    private void finishOrRetry(long id, Duration delay) {
+        ParentIntent intent;
+        synchronized (this) {
+            retrying.remove(id);
+            intent = pending.get(id);
+        }
+        if (intent == null || closed) {
+            return;
+        }
+        try {
+            if (intent.action() == ParentIntent.Action.UNSUBSCRIBE) {
+                if (!tearDown(id)) {
+                    forget(id); // the subscription is gone already
+                }
+            } else {
+                undo(intent);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("subscription {}: the {} left unfinished cannot be completed now ({}); retried in {} s", id,
+                    intent.action(), e.toString(), delay.toSeconds());
+            retryLater(id, delay);
+        }
+    }
+
+    private void retryLater(long id, Duration delay) {
+        synchronized (this) {
+            if (closed || !pending.containsKey(id) || !retrying.add(id)) {
+                return; // done, or a retry is scheduled already
+            }
+        }
+        Duration next = delay.multipliedBy(2).compareTo(RETRY_MAX) > 0 ? RETRY_MAX : delay.multipliedBy(2);
+        scheduler.schedule(() -> finishOrRetry(id, next), delay);
+    }
+
+    private synchronized void scheduleOnOwnThread(Runnable task, Duration delay) {
+        if (closed) {
+            return;
+        }
+        if (retries == null) {
+            retries = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "gridstat-parent-retries");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        retries.schedule(task, delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** Stops the retries; what is unfinished stays in the store for the next start. */
+    @Override
+    public void close() {
+        java.util.concurrent.ScheduledExecutorService r;
+        synchronized (this) {
+            closed = true;
+            r = retries;
+        }
+        if (r != null) {
+            r.shutdownNow();
         }
     }
 
@@ -219,7 +338,7 @@ public final class ParentBroker {
                 BrokerSubscription s;
                 try {
                     s = leaf.subscribe(v.name(), leg.exitRouter(), leg.exitLink(), leg.qos(), Duration.ofNanos(leg.afterNanos()),
-                            Duration.ofNanos(leg.restAfterNanos()));
+                            Duration.ofNanos(leg.restAfterNanos()), intent.legs().get(i).key());
                 } catch (SubscriptionRejectedException e) {
                     intent = intent.withLeg(i, ParentIntent.LegState.PLANNED, null); // refused: the leaf holds nothing
                     throw plan.legs().size() == 1 ? e : new SubscriptionRejectedException("cloud " + leg.cloud() + ": "
@@ -248,8 +367,9 @@ public final class ParentBroker {
                 try {
                     undo(intent);
                 } catch (RuntimeException e) {
-                    LOG.error("subscription {}: undoing it failed ({}); its intent stays and is retried at the next start",
-                            plan.id(), e.toString());
+                    LOG.warn("subscription {}: undoing it failed ({}); its border links stay reserved and it is retried "
+                            + "in {} s", plan.id(), e.toString(), RETRY_FIRST.toSeconds());
+                    retryLater(plan.id(), RETRY_FIRST);
                 }
             }
         }
@@ -301,9 +421,16 @@ public final class ParentBroker {
                         restAfter));
             }
         }
+        List<ParentIntent.Leg> planned = new ArrayList<>();
+        for (int i = 0; i < legs.size(); i++) {
+            LegPlan l = legs.get(i);
+            planned.add(new ParentIntent.Leg(l.cloud(), l.exitRouter(), l.exitLink(), QosDocument.of(l.qos()).withoutRate(),
+                    l.afterNanos(), l.restAfterNanos(), ParentIntent.legKey(identity, id, i),
+                    ParentIntent.undoKey(identity, id, i), ParentIntent.LegState.PLANNED, null));
+        }
         ParentIntent intent = new ParentIntent(ParentIntent.SCHEMA, id, ParentIntent.Action.SUBSCRIBE, v.name(),
-                subscriberRouter, subscriberLink, QosDocument.of(qos), legs.stream().map(l -> new ParentIntent.Leg(l.cloud(),
-                l.exitRouter(), l.exitLink(), l.qos().latencyBoundNanos(), ParentIntent.LegState.PLANNED, null)).toList());
+                v.id().value(), v.frameBytes(), subscriberRouter, subscriberLink, QosDocument.of(qos),
+                crossings.stream().map(Link::name).toList(), planned);
         if (store != null) {
             try {
                 store.begin(intent, id + 1);
@@ -334,31 +461,33 @@ public final class ParentBroker {
     }
 
     /**
-     * Undoes an unfinished subscription: tears down the legs made, and the leg whose answer never
-     * came if the leaf holds it (one subscription of the leg's variable, router, link and bound that
-     * no other subscription of the parent holds); then frees its border links and forgets it.
+     * Undoes an unfinished subscription: a leg whose answer never came is asked for again under its
+     * key, so the leaf answers with the subscription the first call made (or makes it now), and
+     * its id is recorded; each leg made is torn down under its undo key; then its border links are
+     * freed and it is forgotten. A leaf whose memory of keys no longer reaches back to the first
+     * call (more than its last 1,000 changes since) takes the repeat for a new request: what the
+     * repeat makes is torn down, and what the first call may have made stays at the leaf.
      *
-     * @throws IllegalStateException if a leaf cannot be reached, or an unanswered leg is ambiguous:
-     *                               the intent stays, to be retried at the next start
+     * @throws RuntimeException if a leaf cannot be reached: the intent and its border links stay
      */
     private void undo(ParentIntent intent) {
-        for (ParentIntent.Leg leg : intent.legs()) {
+        for (int i = 0; i < intent.legs().size(); i++) {
+            ParentIntent.Leg leg = intent.legs().get(i);
             LeafBroker leaf = leaves.get(leg.cloud());
-            if (leg.state() == ParentIntent.LegState.MADE) {
-                leaf.unsubscribe(leg.leafSubscriptionId()); // false if gone already: fine
-            } else if (leg.state() == ParentIntent.LegState.CALLING) {
-                Set<Long> held = held(leg.cloud());
-                List<BrokerSubscription> orphans = leaf.subscriptions().stream()
-                        .filter(s -> !held.contains(s.id()) && s.variable().equals(intent.variable())
-                                && s.subscriberRouter().equals(leg.router()) && s.subscriberLink().equals(leg.link())
-                                && s.qos().latencyBoundNanos() == leg.boundNanos())
-                        .toList();
-                if (orphans.size() > 1) {
-                    throw new IllegalStateException("cloud " + leg.cloud() + " holds " + orphans.size()
-                            + " subscriptions that may be the unanswered leg: ids " + orphans.stream()
-                            .map(BrokerSubscription::id).toList());
+            if (leg.state() == ParentIntent.LegState.CALLING) {
+                LOG.info("subscription {}: asking cloud {} again for leg {} under key {}, to learn what it holds",
+                        intent.id(), leg.cloud(), i, leg.key());
+                try {
+                    BrokerSubscription s = leaf.subscribe(intent.variable(), leg.router(), leg.link(), leg.qos().toSpec(),
+                            Duration.ofNanos(leg.downstreamNanos()), Duration.ofNanos(leg.restNanos()), leg.key());
+                    intent = progress(intent.withLeg(i, ParentIntent.LegState.MADE, s.id()));
+                } catch (SubscriptionRejectedException refused) {
+                    intent = progress(intent.withLeg(i, ParentIntent.LegState.PLANNED, null)); // the leaf holds nothing
                 }
-                orphans.forEach(o -> leaf.unsubscribe(o.id()));
+                leg = intent.legs().get(i);
+            }
+            if (leg.state() == ParentIntent.LegState.MADE) {
+                leaf.unsubscribe(leg.leafSubscriptionId(), leg.undoKey()); // false if gone already: fine
             }
         }
         synchronized (this) {
@@ -380,29 +509,29 @@ public final class ParentBroker {
         pending.remove(id);
     }
 
-    /** The leaf subscription ids of a cloud that the parent's subscriptions and other intents hold. */
-    private synchronized Set<Long> held(String cloud) {
-        Set<Long> ids = new HashSet<>();
-        subscriptions.values().forEach(s -> s.segments().stream().filter(g -> g.cloud().equals(cloud))
-                .forEach(g -> ids.add(g.leafSubscriptionId())));
-        pending.values().forEach(i -> i.legs().stream().filter(l -> l.cloud().equals(cloud) && l.leafSubscriptionId() != null)
-                .forEach(l -> ids.add(l.leafSubscriptionId())));
-        return ids;
-    }
-
     /**
      * Tears a subscription down in every cloud and frees its border links; false if unknown. The
-     * teardown is recorded first: if a leaf cannot be reached the subscription stays, and asking
-     * again, or the next start, finishes the job.
+     * teardown is recorded first: if a leaf cannot be reached the subscription stays (and its
+     * border links stay reserved), and a retry with back-off, asking again, or the next start
+     * finishes the job.
      */
     public boolean unsubscribe(long id) {
+        try {
+            return tearDown(id);
+        } catch (RuntimeException e) {
+            retryLater(id, RETRY_FIRST);
+            throw e;
+        }
+    }
+
+    private boolean tearDown(long id) {
         CrossCloudSubscription s;
         synchronized (this) {
             s = subscriptions.get(id);
             if (s == null) {
                 return false;
             }
-            ParentIntent teardown = ParentIntent.teardown(s);
+            ParentIntent teardown = ParentIntent.teardown(s, identity);
             if (store != null) {
                 try {
                     store.update(teardown);
@@ -413,8 +542,10 @@ public final class ParentBroker {
             }
             pending.put(id, teardown);
         }
-        for (CrossCloudSubscription.Segment seg : s.segments()) {
-            leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId()); // false if gone already: fine
+        for (int i = 0; i < s.segments().size(); i++) {
+            CrossCloudSubscription.Segment seg = s.segments().get(i);
+            // false if gone already: fine
+            leaves.get(seg.cloud()).unsubscribe(seg.leafSubscriptionId(), ParentIntent.undoKey(identity, id, i));
         }
         synchronized (this) {
             if (subscriptions.remove(id) == null) {

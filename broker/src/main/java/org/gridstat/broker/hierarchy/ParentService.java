@@ -92,6 +92,7 @@ public final class ParentService implements AutoCloseable {
     public void close() {
         api.close();
         worker.shutdown();
+        parent.close();
         zk.close();
     }
 }

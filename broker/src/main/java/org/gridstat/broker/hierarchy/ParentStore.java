@@ -37,6 +37,28 @@ public final class ParentStore {
         ZooKeeperStore.ensureFolder(zk, root + "/intents");
     }
 
+    /**
+     * The parent's identity in the leaves' idempotency keys: 16 hex digits, made at random the
+     * first time and kept under {@code <root>/identity}, so that a restarted parent repeats its
+     * calls under the same keys and no other parent's keys equal its own.
+     */
+    String identity() throws Exception {
+        String path = root + "/identity";
+        if (zk.checkExists().forPath(path) == null) {
+            try {
+                zk.create().forPath(path, String.format("%016x", new java.security.SecureRandom().nextLong())
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            } catch (org.apache.zookeeper.KeeperException.NodeExistsException made) {
+                // made meanwhile: that one holds
+            }
+        }
+        String id = new String(zk.getData().forPath(path), java.nio.charset.StandardCharsets.US_ASCII);
+        if (!id.matches("[0-9a-f]{16}")) {
+            throw new IllegalStateException(path + " holds '" + id + "', not 16 hex digits");
+        }
+        return id;
+    }
+
     /** The intents left by a parent that stopped before finishing them, by id. */
     List<ParentIntent> intents() throws Exception {
         List<ParentIntent> out = new ArrayList<>();
