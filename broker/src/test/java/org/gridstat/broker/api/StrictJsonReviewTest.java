@@ -26,4 +26,12 @@ class StrictJsonReviewTest {
         assertThrows(RequestParser.BadRequest.class, () -> RequestParser.modification(b(
                 "{\"qos\":{\"serviceClass\":\"HRT\"},\"qos\":{\"rateHz\":10}}"), 4));
     }
+
+    @Test
+    void contentAfterTheDocumentIsRefused() {
+        assertThrows(RequestParser.BadRequest.class, () -> RequestParser.modification(b(
+                "{\"qos\":{\"rateHz\":30}} {\"qos\":{\"serviceClass\":\"BE\"}}"), 4));
+        assertThrows(RequestParser.BadRequest.class, () -> RequestParser.declaration(b(
+                "{\"name\":\"s1/pmu1/freq\",\"router\":\"a\",\"frameBytes\":260,\"rateHz\":60}]")));
+    }
 }
