@@ -21,7 +21,8 @@ public record Link(int index, RouterNode from, RouterNode to, long bandwidth, lo
 
     /** What a class may reserve on the link, bytes per second. */
     public long classCapacity(ServiceClass c) {
-        return bandwidth * sharePercent.getOrDefault(c, 0) / 100;
+        long percent = sharePercent.getOrDefault(c, 0);
+        return bandwidth / 100 * percent + bandwidth % 100 * percent / 100; // exact, and no overflow
     }
 
     /**

@@ -89,6 +89,9 @@ class LinkSharingPropertyTest {
                 }
             }
             check(t, admission, planner, "seed " + seed + ", step " + step + " (" + what + ")");
+            if (step % 10 == 9) {
+                checkRestored(t, admission, planner, held, "seed " + seed + ", step " + step + " (" + what + ")");
+            }
         }
         for (long id : new ArrayList<>(held.keySet())) {
             admission.release(id);
@@ -118,6 +121,39 @@ class LinkSharingPropertyTest {
                         + " B/s, its share is " + l.classCapacity(c));
             }
         }
+    }
+
+    /**
+     * A broker taking over restores every subscription from the store, in id order: it must hold
+     * the same reservations and give the routers the same flows (ids included) as the broker it follows.
+     */
+    private static void checkRestored(Topology t, AdmissionController admission, FlowPlanner planner, Map<Long, Held> held,
+                                      String where) {
+        AdmissionController again = new AdmissionController(t);
+        FlowPlanner planned = new FlowPlanner();
+        for (long id : new java.util.TreeSet<>(held.keySet())) {
+            Held h = held.get(id);
+            Admitted a = again.restore(h.request(), h.admitted());
+            planned.restore(h.request(), a, planner.flowIdsOf(id));
+        }
+        for (Link l : t.links()) {
+            for (ServiceClass c : ServiceClass.values()) {
+                String at = where + ", restored: link " + l.name() + " class " + c;
+                assertEquals(admission.reserved(l, c), again.reserved(l, c), at + " reserved");
+                assertEquals(admission.installed(l, c), again.installed(l, c), at + " installed");
+            }
+        }
+        for (org.gridstat.broker.topology.RouterNode r : t.routers()) {
+            assertEquals(admission.reserved(r), again.reserved(r), where + ", restored: router " + r.id());
+        }
+        assertEquals(withoutVersions(planner.flows()), withoutVersions(planned.flows()), where + ", restored flows");
+    }
+
+    private static Map<String, java.util.Set<InstallFlow>> withoutVersions(Map<String, List<InstallFlow>> flows) {
+        Map<String, java.util.Set<InstallFlow>> out = new java.util.TreeMap<>();
+        flows.forEach((router, list) -> out.put(router, new java.util.HashSet<>(list.stream()
+                .map(f -> f.withVersion(0)).toList())));
+        return out;
     }
 
     /** 3-6 routers, links of 50-300 kB/s (a few streams per class share) between random pairs. */
