@@ -244,11 +244,13 @@ public final class QosBroker implements AutoCloseable {
                 return CompletableFuture.completedFuture(result);
             }
             AdmissionResult.Admitted admitted = computed.followedBy(old.downstreamNanos(), old.minRestAfterNanos());
+            List<Long> heldVersions = planner.versionsOf(subscriptionId);
             List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
             String unsendable = unsendable(changes);
             if (unsendable != null) {
-                planner.remove(subscriptionId); // back to the flows and ids the routers hold
+                planner.remove(subscriptionId); // back to the flows, ids and versions the routers hold
                 planner.restore(r, old.admitted(), old.flowIds());
+                planner.restoreVersions(subscriptionId, heldVersions);
                 admission.release(subscriptionId);
                 admission.restore(r, old.admitted());
                 throw new IllegalArgumentException(unsendable);

@@ -13,7 +13,7 @@ import org.gridstat.core.wire.WireFormat;
  */
 final class RequestLimits {
     /** Longest router id or link name, in characters. */
-    static final int MAX_NAME_LENGTH = 64;
+    static final int MAX_NAME_LENGTH = org.gridstat.broker.topology.Names.MAX_LENGTH;
     /** Shortest publishing interval: 100 µs, that is at most 10 kHz, far above the 120 Hz of the fastest PMUs. */
     static final long MIN_PUBLISHER_INTERVAL_NANOS = 100_000;
     static final long MAX_PUBLISHER_INTERVAL_NANOS = QosSpec.MAX_INTERVAL.toNanos();
@@ -22,7 +22,6 @@ final class RequestLimits {
     /** Longest {@code Idempotency-Key}: room for a UUID and a prefix. */
     static final int MAX_KEY_LENGTH = 128;
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_NAME_LENGTH + "}");
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_KEY_LENGTH + "}");
 
     private RequestLimits() {
@@ -30,8 +29,8 @@ final class RequestLimits {
 
     /** Adds a problem unless {@code value} (if given) is a router id or link name the API takes. */
     static void name(String value, String field, List<String> problems) {
-        if (value != null && !NAME.matcher(value).matches()) {
-            problems.add(field + " must be 1.." + MAX_NAME_LENGTH + " letters, digits, '.', '_' or '-', got "
+        if (value != null && !org.gridstat.broker.topology.Names.valid(value)) {
+            problems.add(field + " must be " + org.gridstat.broker.topology.Names.rule() + ", got "
                     + shown(value));
         }
     }

@@ -142,6 +142,35 @@ public final class FlowPlanner {
         return ids;
     }
 
+    /** The versions of the flows a subscription uses, one per hop in path order (beside {@link #flowIdsOf}). */
+    public List<Long> versionsOf(long subscriptionId) {
+        List<FlowKey> keys = bySubscription.getOrDefault(subscriptionId, List.of());
+        List<Long> versions = new ArrayList<>(keys.size());
+        for (FlowKey k : keys) {
+            versions.add(current.get(k).version());
+        }
+        return versions;
+    }
+
+    /**
+     * Gives a subscription's flows the versions {@link #versionsOf} read before a change that was
+     * never sent, once {@link #restore} has put back their content: the routers hold those
+     * versions, so the next change must number above them, not start again at the base.
+     */
+    public void restoreVersions(long subscriptionId, List<Long> versions) {
+        List<FlowKey> keys = bySubscription.getOrDefault(subscriptionId, List.of());
+        if (keys.size() != versions.size()) {
+            throw new IllegalArgumentException("subscription " + subscriptionId + " has " + keys.size()
+                    + " flows, " + versions.size() + " versions given");
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            InstallFlow f = current.get(keys.get(i));
+            if (versions.get(i) > f.version()) {
+                current.put(keys.get(i), f.withVersion(versions.get(i)));
+            }
+        }
+    }
+
     private List<FlowKey> addUses(SubscriptionRequest request, Admitted admitted) {
         if (request.subscriberLink().isEmpty()) {
             throw new IllegalArgumentException("subscription " + request.subscriptionId() + " names no subscriber link");

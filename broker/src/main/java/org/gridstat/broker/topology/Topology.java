@@ -182,8 +182,14 @@ public final class Topology {
          */
         public Builder router(String id, long forwardingCapacity, long queueingBudgetNanos, String cloud,
                               Endpoint address, Endpoint priority, List<OutLink> delivery) {
-            if (id == null || id.isBlank()) {
-                throw new IllegalArgumentException("router id is empty");
+            if (!Names.valid(id)) {
+                throw new IllegalArgumentException("router id '" + id + "' must be " + Names.rule());
+            }
+            for (OutLink d : delivery) {
+                if (!Names.valid(d.name())) {
+                    throw new IllegalArgumentException("router " + id + ": delivery link '" + d.name() + "' must be "
+                            + Names.rule());
+                }
             }
             if (byId.containsKey(id)) {
                 throw new IllegalArgumentException("router " + id + " is declared twice");

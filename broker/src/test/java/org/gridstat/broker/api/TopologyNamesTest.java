@@ -8,11 +8,11 @@ import org.gridstat.broker.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: the API takes router ids and link names of 1..64 letters, digits, '.', '_' and '-', but
- * the topology takes any id and delivery link name. A router or delivery link the broker governs
- * must be one a client can name: either the topology refuses the name, or the API takes it.
+ * The API takes router ids and link names of 1..64 letters, digits, '.', '_' and '-'. A router or
+ * delivery link the broker governs must be one a client can name: either the topology refuses the
+ * name, or the API takes it.
  */
-class TopologyNamesReviewTest {
+class TopologyNamesTest {
     @Test
     void everyRouterAndDeliveryLinkTheTopologyTakesCanBeNamedInASubscription() {
         for (String[] names : List.of(new String[] {"Zürich", "pdc"}, new String[] {"sub:7", "pdc"},

@@ -14,12 +14,12 @@ import org.gridstat.core.model.VariableId;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: QosBroker.modify, when the new flows cannot be sent, rolls the planner back with
- * {@code remove} then {@code restore(old request, old paths, old flow ids)}. A flow only that
- * subscription used comes back at the first version again, below the one the router holds, so the
- * next real change to it carries a version the router takes for stale and ignores.
+ * QosBroker.modify, when the new flows cannot be sent, rolls the planner back with {@code remove}
+ * then {@code restore(old request, old paths, old flow ids)}: a flow only that subscription used
+ * would come back at the first version, below the one the router holds, and the router would take
+ * the next real change to it for stale and ignore it; so the rollback gives the versions back too.
  */
-class RollbackVersionReviewTest {
+class RollbackVersionTest {
     private static final long MS = 1_000_000L;
 
     private static SubscriptionRequest at(double hz) {
@@ -42,11 +42,14 @@ class RollbackVersionReviewTest {
         planner.replace(at(30), paths); // sent: the routers hold this version
         long held = versionAt(planner, "a");
         List<Long> ids = planner.flowIdsOf(1);
+        List<Long> versions = planner.versionsOf(1);
 
         // modify to 20 Hz refused after planning (unsendable): QosBroker's rollback
         planner.replace(at(20), paths);
         planner.remove(1);
         planner.restore(at(30), paths, ids);
+        planner.restoreVersions(1, versions);
+        assertEquals(held, versionAt(planner, "a"), "the version the router holds, for the content it holds");
         assertEquals(ids, planner.flowIdsOf(1), "the routers' flow ids are back");
 
         List<FlowPlanner.Change> next = planner.replace(at(10), paths); // the next modification, sent
