@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: repeats of a keyed request racing the first, while its change is still being written:
+ * Repeats of a keyed request racing the first, while its change is still being written:
  * made once, every repeat answered only once the first is durable, and a repeat of a first whose
  * write is fenced learns that it was not made.
  */

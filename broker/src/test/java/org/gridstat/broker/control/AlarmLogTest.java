@@ -100,11 +100,11 @@ class AlarmLogTest {
     }
 
     /**
-     * Review: the noise bucket is refilled only while the wall clock passes its last refill; after
-     * the clock is stepped back (NTP, an operator) no noise is recorded until the clock catches up.
+     * A wall clock stepped back (NTP, an operator) must not silence noise until the clock catches
+     * up with the bucket's last refill.
      */
     @Test
-    void reviewNoiseIsRecordedAgainSoonAfterTheWallClockIsSteppedBack() {
+    void noiseIsRecordedAgainSoonAfterTheWallClockIsSteppedBack() {
         AlarmLog log = log(100);
         for (int i = 0; i < 20; i++) {
             assertTrue(log.raise("10.0.0." + i, Kind.MALFORMED_FRAME, "x"));

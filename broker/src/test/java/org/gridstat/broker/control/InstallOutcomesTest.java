@@ -7,15 +7,15 @@ import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.junit.jupiter.api.Test;
 
-/** Review: what InstallOutcomes keeps once a flow is removed. */
-class InstallOutcomesReviewTest {
+/** What InstallOutcomes keeps once a flow is removed. */
+class InstallOutcomesTest {
     private static InstallFlow flow(long id, long version) {
         return new InstallFlow(version, 42, "cc", FlowSpec.of(id, ServiceClass.HRT, 15_600, 31_200), new long[] {16_666_667L},
                 16_666_667L, 10_000_000L, 0);
     }
 
     @Test
-    void reviewAnAnswerArrivingAfterTheFlowWasRemovedLeavesNothingBehind() {
+    void anAnswerArrivingAfterTheFlowWasRemovedLeavesNothingBehind() {
         InstallOutcomes o = new InstallOutcomes(() -> 1_000L);
         o.sent("r1", 1, flow(7, 1));
         o.sent("r1", 2, flow(8, 1));

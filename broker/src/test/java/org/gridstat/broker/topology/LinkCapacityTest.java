@@ -6,10 +6,10 @@ import org.gridstat.core.model.ServiceClass;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: a link's class share is its bandwidth times a percentage; the topology takes any positive
+ * A link's class share is its bandwidth times a percentage; the topology takes any positive
  * bandwidth, so the product must not overflow into a negative share that refuses every stream.
  */
-class LinkCapacityReviewTest {
+class LinkCapacityTest {
     @Test
     void aClassShareOfAVeryFastLinkIsItsShareNotANegativeNumber() {
         long bandwidth = 200_000_000_000_000_000L; // taken by the topology; times 50 it overflows a long

@@ -6,10 +6,10 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: strict JSON means one value per field. A body naming a field twice is ambiguous (which
+ * Strict JSON means one value per field. A body naming a field twice is ambiguous (which
  * one did the client mean? a proxy or a log may read the other), and was silently taken as the last.
  */
-class StrictJsonReviewTest {
+class StrictJsonTest {
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
