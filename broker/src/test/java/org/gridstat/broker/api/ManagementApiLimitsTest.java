@@ -162,6 +162,8 @@ class ManagementApiLimitsTest {
     void atTheCapTheLongestIdleConnectionMakesRoomAndWhenAllAreBusyTheNewOneIs503() throws Exception {
         start(new ApiLimits(2, 10_000 * MS));
         Socket oldest = connect();
+        // admitted on its event loop before the next is accepted: two loops would otherwise admit them in either order
+        awaitCounter(() -> api.counters().connections(), 1, "the oldest counted");
         Socket idle = connect();
         awaitCounter(() -> api.counters().connections(), 2, "both counted");
         Socket operator = connect(); // displaces the longest idle
