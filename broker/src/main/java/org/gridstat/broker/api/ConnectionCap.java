@@ -7,16 +7,22 @@ import org.gridstat.core.time.NanoClock;
 /**
  * At most so many connections to the management API. At the cap, a new connection takes the place
  * of the longest-idle one that has no request in progress (an idle keep-alive connection may be
- * closed by a server at any time), so a flood of idle connections can neither exhaust the
- * process's descriptors nor lock out an operator's request; if every connection has a request in
- * progress, the new one is refused. Thread-safe: connections on several event loops share it.
+ * closed by a server at any time); failing that, of the one that has been sending its request the
+ * longest (a client that sent a byte and went quiet, or trickles): so neither a flood of idle
+ * connections nor one of slow senders can exhaust the process's descriptors or lock out an
+ * operator's request. Only connections whose requests the broker is answering (or holds queued)
+ * are never displaced; if every connection has one, the new one is refused. Thread-safe:
+ * connections on several event loops share it.
  */
 final class ConnectionCap {
     /** One admitted connection: how to close it, when it was last active, whether it has a request in progress. */
     final class Slot {
         private final Runnable close;
         private volatile long lastActive;
+        /** The broker answers (or holds queued) a complete request of this connection. */
         private volatile boolean inProgress;
+        /** When the request being received began; {@link Long#MIN_VALUE}: none. */
+        private volatile long receivingSince = Long.MIN_VALUE;
 
         private Slot(Runnable close) {
             this.close = close;
@@ -28,10 +34,28 @@ final class ConnectionCap {
             lastActive = clock.nanoTime();
         }
 
-        /** A request is being received or answered (or not any more). */
+        /** A complete request is queued or answered (or not any more); nothing is being received. */
         void inProgress(boolean on) {
-            inProgress = on;
-            lastActive = clock.nanoTime();
+            state(on, false);
+        }
+
+        /**
+         * What the connection is doing: answering (a complete request queued or being answered)
+         * and receiving (a request begun, not yet complete).
+         */
+        void state(boolean answering, boolean receiving) {
+            long now = clock.nanoTime();
+            inProgress = answering;
+            if (!receiving) {
+                receivingSince = Long.MIN_VALUE;
+            } else if (receivingSince == Long.MIN_VALUE) {
+                receivingSince = now;
+            }
+            lastActive = now;
+        }
+
+        private boolean idle() {
+            return !inProgress && receivingSince == Long.MIN_VALUE;
         }
 
         /** The connection closed. */
@@ -57,17 +81,24 @@ final class ConnectionCap {
     }
 
     /**
-     * A slot for a new connection, closing the longest-idle connection without a request in
-     * progress if the cap is reached; {@code null} if every connection has one in progress.
+     * A slot for a new connection, closing at the cap the longest-idle connection, else the one
+     * receiving its request the longest; {@code null} if every connection's request is being answered.
      */
     Slot admit(Runnable close) {
         Slot idlest = null;
         synchronized (this) {
             if (slots.size() >= max) {
+                Slot slowest = null;
                 for (Slot s : slots) {
-                    if (!s.inProgress && (idlest == null || s.lastActive < idlest.lastActive)) {
+                    if (s.idle() && (idlest == null || s.lastActive < idlest.lastActive)) {
                         idlest = s;
+                    } else if (!s.inProgress && !s.idle()
+                            && (slowest == null || s.receivingSince < slowest.receivingSince)) {
+                        slowest = s;
                     }
+                }
+                if (idlest == null) {
+                    idlest = slowest;
                 }
                 if (idlest == null) {
                     refused++;

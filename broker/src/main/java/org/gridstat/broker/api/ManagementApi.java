@@ -212,7 +212,7 @@ public final class ManagementApi implements AutoCloseable {
 
         /** Whether a request is being received, queued or answered: then the connection is not idle. */
         private void updateSlot() {
-            slot.inProgress(busy || !queued.isEmpty() || deadline.running());
+            slot.state(busy || !queued.isEmpty(), deadline.running());
         }
 
         /**
@@ -295,6 +295,7 @@ public final class ManagementApi implements AutoCloseable {
                 return;
             }
             busy = true;
+            updateSlot();
             routes.handle(r.method(), path, r.body(), r.idempotencyKey()).whenComplete((answer, e) -> ctx.executor().execute(() -> {
                 busy = false;
                 send(ctx, e == null ? answer : ApiResponse.error(500, "internal error: " + e), r.keepAlive());

@@ -42,10 +42,11 @@ public final class AlarmLog {
         SESSION_LOST(Category.DECISION, Severity.WARNING),
         /**
          * A second control session for a router that is connected and alive, refused: two routers
-         * configured with one identity. Names the session kept with its port and the refused
-         * peer's host only, so a second router reconnecting again and again folds into one alarm.
+         * configured with one identity, or a peer posing as one. Raised by router and folded by
+         * router whatever the message, which names the session kept and the latest peer refused:
+         * however many hosts try, one alarm per router, so they cannot push other decisions out.
          */
-        DUPLICATE_ROUTER(Category.DECISION, Severity.CRITICAL),
+        DUPLICATE_ROUTER(Category.DECISION, Severity.CRITICAL, true),
         /** Anything else the control plane decided or observed. */
         GENERAL(Category.DECISION, Severity.WARNING),
         /** A control frame that does not decode. */
@@ -59,10 +60,17 @@ public final class AlarmLog {
 
         private final Category category;
         private final Severity severity;
+        /** Folded by source alone, the message replaced by the latest. */
+        private final boolean foldsBySource;
 
         Kind(Category category, Severity severity) {
+            this(category, severity, false);
+        }
+
+        Kind(Category category, Severity severity, boolean foldsBySource) {
             this.category = category;
             this.severity = severity;
+            this.foldsBySource = foldsBySource;
         }
 
         public Category category() {
@@ -137,7 +145,8 @@ public final class AlarmLog {
     /**
      * Records an alarm, or folds it into the same one seen before.
      *
-     * @return false if it was noise over the rate limit and only counted
+     * @return false if it was noise over the rate limit and only counted, or folded into an alarm
+     *         of a kind folded by source (already told)
      */
     public synchronized boolean raise(String source, Kind kind, String message) {
         long now = clockMillis.getAsLong();
@@ -145,7 +154,8 @@ public final class AlarmLog {
             noiseSuppressed++;
             return false;
         }
-        Key key = new Key(clean(source, MAX_SOURCE), kind, clean(message, MAX_MESSAGE));
+        String text = clean(message, MAX_MESSAGE);
+        Key key = new Key(clean(source, MAX_SOURCE), kind, kind.foldsBySource ? "" : text);
         LinkedHashMap<Key, Alarm> list = lists.get(kind.category());
         Alarm before = list.remove(key); // re-inserted last: the list stays ordered by last seen
         if (before == null && list.size() == capacity) {
@@ -154,9 +164,9 @@ public final class AlarmLog {
             oldest.remove();
             dropped.merge(kind.category(), 1L, Long::sum);
         }
-        list.put(key, before == null ? new Alarm(key.source(), kind, key.message(), 1, now, now)
-                : new Alarm(key.source(), kind, key.message(), before.count() + 1, before.firstSeenMillis(), now));
-        return true;
+        list.put(key, before == null ? new Alarm(key.source(), kind, text, 1, now, now)
+                : new Alarm(key.source(), kind, text, before.count() + 1, before.firstSeenMillis(), now));
+        return before == null || !kind.foldsBySource;
     }
 
     private boolean takeNoiseToken(long now) {

@@ -291,7 +291,11 @@ public final class ControlChannelServer implements AutoCloseable {
     }
 
     private void refuse(ChannelHandlerContext ctx, long seq, AlarmLog.Kind kind, String why) {
-        if (alarms.raise(peerHost(ctx.channel()), kind, why)) { // logged as often as recorded: noise is rate-limited
+        refuse(ctx, seq, peerHost(ctx.channel()), kind, why);
+    }
+
+    private void refuse(ChannelHandlerContext ctx, long seq, String source, AlarmLog.Kind kind, String why) {
+        if (alarms.raise(source, kind, why)) { // logged as often as recorded: noise is rate-limited
             LOG.warn("control peer {}: {}; disconnecting it", ctx.channel().remoteAddress(), AlarmLog.clean(why,
                     AlarmLog.MAX_MESSAGE));
         }
@@ -373,7 +377,7 @@ public final class ControlChannelServer implements AutoCloseable {
                 String refusal = alreadyConnected(ctx.channel(), hello.routerId());
                 if (refusal != null) {
                     duplicateSessions.incrementAndGet();
-                    refuse(ctx, f.sequence(), AlarmLog.Kind.DUPLICATE_ROUTER, refusal);
+                    refuse(ctx, f.sequence(), hello.routerId(), AlarmLog.Kind.DUPLICATE_ROUTER, refusal);
                     return;
                 }
                 unidentified.remove(ctx.channel());

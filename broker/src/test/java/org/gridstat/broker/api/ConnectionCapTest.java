@@ -55,4 +55,22 @@ class ConnectionCapTest {
         assertEquals(List.of("b"), closed);
         assertEquals(3, cap.open());
     }
+
+    @Test
+    void withNoIdleConnectionTheOneSendingItsRequestTheLongestMakesRoomButNeverOneBeingAnswered() {
+        ConnectionCap.Slot a = open("a");
+        ConnectionCap.Slot b = open("b");
+        ConnectionCap.Slot c = open("c");
+        a.state(true, false); // answered by the broker: never displaced
+        clock.advance(1_000_000);
+        c.state(false, true); // began its request first: the slowest sender
+        clock.advance(1_000_000);
+        b.state(false, true);
+        open("d").state(true, false);
+        assertEquals(List.of("c"), closed);
+        clock.advance(1_000_000);
+        b.state(false, true); // more bytes of the same request: still counted from its first
+        assertNotNull(open("e"));
+        assertEquals(List.of("c", "b"), closed);
+    }
 }

@@ -162,8 +162,9 @@ class ManagementApiLimitsTest {
     void atTheCapTheLongestIdleConnectionMakesRoomAndWhenAllAreBusyTheNewOneIs503() throws Exception {
         start(new ApiLimits(2, 10_000 * MS));
         Socket oldest = connect();
-        awaitCounter(() -> api.counters().connections(), 1, "the first counted before the second connects");
-        Socket idle = connect(); // two event loops accept: connections made at once may be admitted in either order
+        // admitted on its event loop before the next is accepted: two loops would otherwise admit them in either order
+        awaitCounter(() -> api.counters().connections(), 1, "the oldest counted");
+        Socket idle = connect();
         awaitCounter(() -> api.counters().connections(), 2, "both counted");
         Socket operator = connect(); // displaces the longest idle
         operator.getOutputStream().write(get("/status").getBytes(StandardCharsets.US_ASCII));
@@ -185,5 +186,26 @@ class ManagementApiLimitsTest {
         assertEquals(1, api.counters().refusedAtCap());
         held.forEach(f -> f.complete(ApiResponse.ok(Map.of())));
         assertEquals(200, status(new BufferedInputStream(operator.getInputStream())), "the busy ones are answered");
+    }
+
+    /**
+     * A connection counts as busy from the first byte of a request, and a busy one is never
+     * displaced, so as many clients as the cap, each having sent one byte, lock every operator out
+     * (503) until the deadline; sent again each deadline, one byte per connection keeps the API
+     * unavailable indefinitely, the 1-byte-a-second client of the issue at the scale of the cap.
+     */
+    @Test
+    void clientsThatSentOneByteEachDoNotLockAnOperatorOut() throws Exception {
+        start(new ApiLimits(4, 5_000 * MS));
+        for (int i = 0; i < 4; i++) {
+            OutputStream out = connect().getOutputStream();
+            out.write('G');
+            out.flush();
+        }
+        Thread.sleep(300); // the server has read each byte
+        Socket operator = connect();
+        operator.getOutputStream().write(get("/status").getBytes(StandardCharsets.US_ASCII));
+        assertEquals(200, status(new BufferedInputStream(operator.getInputStream())),
+                "an operator's /status while 4 clients have each sent one byte");
     }
 }

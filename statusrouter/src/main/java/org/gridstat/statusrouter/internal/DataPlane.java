@@ -177,6 +177,12 @@ final class DataPlane implements AutoCloseable {
                 localAddress = bindNio(eventLoops.get(i), at, intake);
             }
         }
+        if (epoll && settings.bind.port() != 0) { // SO_REUSEPORT: another router may have bound it since the claim
+            UdpPortClaim.requireSole(new InetSocketAddress(bindAddress.getAddress(), localAddress.getPort()), loops, "data port");
+        }
+        if (prioritySocket != null && settings.priorityBind.port() != 0) {
+            UdpPortClaim.requireSole(resolve(settings.priorityBind), 1, "priority port");
+        }
         LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
                 localAddress(), priorityAddress == null ? "" : ", HRT and LRT first on " + priorityAddress,
                 epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",

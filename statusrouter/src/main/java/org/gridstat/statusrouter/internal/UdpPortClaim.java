@@ -48,6 +48,66 @@ final class UdpPortClaim {
         }
     }
 
+    /**
+     * After this process bound {@code at} with SO_REUSEPORT in {@code own} sockets: refuses if more
+     * sockets are bound there, which is another router that passed {@link #requireFree} at about the
+     * same time (the check and the binding cannot be one step, and a router's start takes a while
+     * between them). Both may then refuse; neither shares the port. Without {@code /proc}, accepted.
+     *
+     * @throws IllegalStateException if other sockets are bound to {@code at} as well
+     */
+    static void requireSole(InetSocketAddress at, int own, String what) {
+        int bound = socketsBoundTo(at);
+        if (bound > own) {
+            throw new IllegalStateException(what + " " + at.getAddress().getHostAddress() + ":" + at.getPort()
+                    + " was bound by " + (bound - own) + " other socket(s) while this router started; is another"
+                    + " router starting with this configuration? Stop it or give this one another port");
+        }
+    }
+
+    /** How many UDP sockets are bound to exactly {@code at}, from {@code /proc}; -1 if unknown. */
+    static int socketsBoundTo(InetSocketAddress at) {
+        byte[] a = at.getAddress().getAddress();
+        String port = String.format(Locale.ROOT, ":%04X", at.getPort());
+        Set<String> wanted = new HashSet<>();
+        if (a.length == 4) {
+            wanted.add("/proc/net/udp " + procHex(a) + port);
+            byte[] mapped = new byte[16]; // an IPv6 socket bound to the IPv4 address
+            mapped[10] = (byte) 0xff;
+            mapped[11] = (byte) 0xff;
+            System.arraycopy(a, 0, mapped, 12, 4);
+            wanted.add("/proc/net/udp6 " + procHex(mapped) + port);
+        } else {
+            wanted.add("/proc/net/udp6 " + procHex(a) + port);
+        }
+        int n = 0;
+        for (String table : List.of("/proc/net/udp", "/proc/net/udp6")) {
+            try {
+                for (String line : Files.readAllLines(Path.of(table))) {
+                    String[] cols = line.trim().split("\\s+");
+                    if (cols.length > 1 && wanted.contains(table + " " + cols[1])) {
+                        n++;
+                    }
+                }
+            } catch (IOException | RuntimeException unreadable) {
+                return -1;
+            }
+        }
+        return n;
+    }
+
+    /** An address as {@code /proc/net/udp*} shows it: each 32-bit word in the host's byte order. */
+    private static String procHex(byte[] a) {
+        StringBuilder b = new StringBuilder(2 * a.length);
+        for (int w = 0; w < a.length; w += 4) {
+            for (int j = 0; j < 4; j++) {
+                int i = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? 3 - j : j;
+                b.append(String.format(Locale.ROOT, "%02X", a[w + i] & 0xff));
+            }
+        }
+        return b.toString();
+    }
+
     /** The process holding a UDP socket on {@code port}, as "process PID (command)", or a generic phrase. */
     static String holder(int port) {
         Set<String> sockets = new HashSet<>();
