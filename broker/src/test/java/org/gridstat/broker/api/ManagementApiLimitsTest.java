@@ -189,10 +189,9 @@ class ManagementApiLimitsTest {
     }
 
     /**
-     * A connection counts as busy from the first byte of a request, and a busy one is never
-     * displaced, so as many clients as the cap, each having sent one byte, lock every operator out
-     * (503) until the deadline; sent again each deadline, one byte per connection keeps the API
-     * unavailable indefinitely, the 1-byte-a-second client of the issue at the scale of the cap.
+     * As many clients as the cap, each having sent one byte of a request, must not lock operators
+     * out until the deadline (and, sent again each deadline, for ever): a connection still sending
+     * its request makes room at the cap, only one being answered does not.
      */
     @Test
     void clientsThatSentOneByteEachDoNotLockAnOperatorOut() throws Exception {

@@ -20,11 +20,10 @@ import org.gridstat.core.sched.FlowSpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * A peer that names a real router in its Hello while that router is connected is refused
- * with a DUPLICATE_ROUTER alarm, a control decision, which is neither rate-limited nor folded across
- * the peer's addresses. Anyone who can reach the control port (here from 1,000 loopback
- * addresses) thereby evicts the real decisions, such as a router refusing an install, from the
- * bounded decision list: the noise the alarm categories were made to keep apart.
+ * A peer that names a real router in its Hello while that router is connected is refused with a
+ * DUPLICATE_ROUTER alarm, a control decision. Peers from many addresses (here 1,000 loopback
+ * addresses) must not evict the real decisions, such as a router refusing an install, from the
+ * bounded decision list: the alarm folds per router, whoever the peers are.
  */
 class DuplicateHelloFloodTest {
     private static ControlFrame read(Socket s) throws IOException {

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The port claim must hold for two routers started at about the same time, not only for
- * one started after the other is up. The claim was checked before the data path's warm-up (which
- * takes a while) and the port bound (with SO_REUSEPORT under epoll) only after it, so two routers
- * started together both passed the claim and then shared the port.
+ * one started after the other is up: a check before the data path's warm-up (which takes a while)
+ * and a bind (with SO_REUSEPORT under epoll) after it would let two routers started together both
+ * pass and then share the port, so the router also counts the sockets on its port once bound.
  */
 class RoutersStartingTogetherTest {
     private static int freePort() throws Exception {
