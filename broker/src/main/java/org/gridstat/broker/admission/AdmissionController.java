@@ -38,6 +38,12 @@ public final class AdmissionController {
     private final Topology topology;
     /** Per link, per variable: the flow it is there; null for a link no flow crosses. */
     private final Map<Long, SharedFlow>[] linkFlows;
+    /**
+     * Per variable, the links it has a flow on: the path search asks each link it relaxes whether
+     * the variable flows there, and most variables flow on few links (a new one on none), so
+     * this answers without a lookup in each link's table.
+     */
+    private final Map<Long, java.util.BitSet> variableLinks = new HashMap<>();
     /** The subscriber routers' delivery flows (out-links outside the topology), for their intervals. */
     private final Map<Delivery, SharedFlow> deliveries = new HashMap<>();
     private final DisjointPaths pathFinder;
@@ -99,7 +105,9 @@ public final class AdmissionController {
             paths = List.of(List.of());
         } else {
             ToLongFunction<Link> cost = l -> l.delayNanos() + l.from().queueingBudgetNanos();
-            java.util.function.Predicate<Link> eligible = l -> fits(l, c, r, variable, bytes, events);
+            java.util.BitSet onLinks = variableLinks.get(variable);
+            java.util.function.Predicate<Link> eligible = l -> fits(l, c, r,
+                    onLinks != null && onLinks.get(l.index()) ? variable : null, bytes, events);
             paths = pathFinder.paths(from, to, k, cost, eligible);
             if (paths.size() < k) {
                 return new Rejected(r.subscriptionId(), explainShortage(r, from, to, k, cost));
@@ -256,8 +264,9 @@ public final class AdmissionController {
      * Whether the link and the router it leads to can carry the stream. Most links carry no flow
      * of the variable, so the flow's lookup runs only where some flow crosses the link.
      */
+    /** @param variable the variable if it has a flow on {@code l}, else {@code null} */
     private boolean fits(Link l, ServiceClass c, SubscriptionRequest r, Long variable, long bytes, long events) {
-        Map<Long, SharedFlow> flows = linkFlows[l.index()];
+        Map<Long, SharedFlow> flows = variable == null ? null : linkFlows[l.index()];
         SharedFlow f = flows == null ? null : flows.get(variable);
         if (f == null) {
             if (linkFree(l, c) < bytes) {
@@ -349,6 +358,7 @@ public final class AdmissionController {
                     flows = linkFlows[l.index()] = new HashMap<>();
                 }
                 SharedFlow f = flows.computeIfAbsent(variable, x -> new SharedFlow());
+                variableLinks.computeIfAbsent(variable, x -> new java.util.BitSet()).set(l.index());
                 count(l, f, -1);
                 share(f, r, sign);
                 count(l, f, +1);
@@ -356,6 +366,11 @@ public final class AdmissionController {
                     flows.remove(variable);
                     if (flows.isEmpty()) {
                         linkFlows[l.index()] = null;
+                    }
+                    java.util.BitSet on = variableLinks.get(variable);
+                    on.clear(l.index());
+                    if (on.isEmpty()) {
+                        variableLinks.remove(variable);
                     }
                 }
                 routers.add(l.to().index());
