@@ -58,10 +58,10 @@ class BrokerFailoverTest {
         try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
              BrokerProcess first = BrokerProcess.start(dir, "one", zk.connectString(), topology);
              Subscriber subscriber = Subscriber.open(new InetSocketAddress("127.0.0.1", 0), e -> seqs.add(e.sequence()))) {
-            awaitRole(first, true, 30);
+            first.awaitRole(true, 30);
             BrokerProcess second = BrokerProcess.start(dir, "two", zk.connectString(), null);
             try {
-                awaitRole(second, false, 30);
+                second.awaitRole(false, 30);
                 String brokers = "127.0.0.1:" + first.controlPort + ",127.0.0.1:" + second.controlPort;
                 int p1 = LoopbackPorts.free();
                 int p2 = LoopbackPorts.free();
@@ -102,7 +102,7 @@ class BrokerFailoverTest {
 
                 long killedAt = System.nanoTime();
                 first.kill();
-                awaitRole(second, true, 30);
+                second.awaitRole(true, 30);
                 double takeoverSeconds = (System.nanoTime() - killedAt) / 1e9;
                 System.out.printf("broker failover: standby leads %.2f s after the leader was killed (session timeout 2 s)%n",
                         takeoverSeconds);
@@ -203,23 +203,6 @@ class BrokerFailoverTest {
         }
     }
 
-    private static void awaitRole(BrokerProcess b, boolean leader, int seconds) throws Exception {
-        BrokerConnection direct = BrokerConnection.connect(List.of(b.api()), Duration.ofSeconds(2), Duration.ZERO);
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < end) {
-            assertTrue(b.alive(), "broker " + b.id + " exited:\n" + b.output());
-            try {
-                BrokerConnection.Answer a = direct.request("GET", "/status", null);
-                if (a.status() == 200 && JSON.readTree(a.body()).get("leader").asBoolean() == leader) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(20);
-        }
-        fail("broker " + b.id + " is not " + (leader ? "the leader" : "a standby") + " after " + seconds + " s:\n" + b.output());
-    }
 
     private static void awaitRouters(BrokerConnection client, String what) throws InterruptedException {
         Eventually.await(() -> {

@@ -1,13 +1,16 @@
 package org.gridstat.tests;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.gridstat.client.BrokerConnection;
 import org.gridstat.node.Distribution;
 
 /** A {@code gridstat broker} replica in a process of its own, so that it can be killed outright. */
@@ -99,5 +102,27 @@ final class BrokerProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Waits until this replica says (at {@code /status}) it leads, or that it stands by. */
+    void awaitRole(boolean leader, int seconds) throws Exception {
+        BrokerConnection direct = BrokerConnection.connect(List.of(api()), Duration.ofSeconds(2), Duration.ZERO);
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < end) {
+            if (!alive()) {
+                throw new AssertionError("broker " + id + " exited:\n" + output());
+            }
+            try {
+                BrokerConnection.Answer a = direct.request("GET", "/status", null);
+                if (a.status() == 200 && new ObjectMapper().readTree(a.body()).get("leader").asBoolean() == leader) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("broker " + id + " is not " + (leader ? "the leader" : "a standby") + " after "
+                + seconds + " s:\n" + output());
     }
 }

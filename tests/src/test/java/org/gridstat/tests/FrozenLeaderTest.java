@@ -47,9 +47,9 @@ class FrozenLeaderTest {
             BrokerProcess second = null;
             boolean frozen = false;
             try {
-                awaitRole(first, true, 30);
+                first.awaitRole(true, 30);
                 second = BrokerProcess.start(dir, "two", zk.connectString(), null);
-                awaitRole(second, false, 30);
+                second.awaitRole(false, 30);
                 String brokers = "127.0.0.1:" + first.controlPort + ",127.0.0.1:" + second.controlPort;
                 int p1 = LoopbackPorts.free();
                 int p2 = LoopbackPorts.free();
@@ -66,7 +66,7 @@ class FrozenLeaderTest {
                 long frozenAt = System.nanoTime();
                 first.freeze();
                 frozen = true;
-                awaitRole(second, true, 30);
+                second.awaitRole(true, 30);
                 double leadsAfter = (System.nanoTime() - frozenAt) / 1e9;
                 BrokerConnection now = BrokerConnection.connect(List.of(second.api()), Duration.ofSeconds(10), Duration.ZERO);
                 awaitRouters(now, "the routers leave the frozen leader and are resynchronised by the new one", 30);
@@ -118,23 +118,6 @@ class FrozenLeaderTest {
         return s;
     }
 
-    private static void awaitRole(BrokerProcess b, boolean leader, int seconds) throws Exception {
-        BrokerConnection direct = BrokerConnection.connect(List.of(b.api()), Duration.ofSeconds(2), Duration.ZERO);
-        long end = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < end) {
-            assertTrue(b.alive(), "broker " + b.id + " exited:\n" + b.output());
-            try {
-                BrokerConnection.Answer a = direct.request("GET", "/status", null);
-                if (a.status() == 200 && JSON.readTree(a.body()).get("leader").asBoolean() == leader) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(20);
-        }
-        fail("broker " + b.id + " is not " + (leader ? "the leader" : "a standby") + " after " + seconds + " s:\n" + b.output());
-    }
 
     /** Every router connected to the broker {@code client} talks to, with nothing unacknowledged. */
     private static void awaitRouters(BrokerConnection client, String what, int seconds) throws InterruptedException {
