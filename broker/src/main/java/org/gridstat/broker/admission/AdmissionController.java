@@ -90,7 +90,7 @@ public final class AdmissionController {
         }
         String invalid = beyondWhatCanBeCarried(r, to);
         if (invalid != null) {
-            return new Rejected(r.subscriptionId(), invalid);
+            return new Rejected(r.subscriptionId(), invalid, true);
         }
         ServiceClass c = r.qos().serviceClass();
         long bytes = r.bytesPerSecond();
@@ -110,7 +110,7 @@ public final class AdmissionController {
                     onLinks != null && onLinks.get(l.index()) ? variable : null, bytes, events);
             paths = pathFinder.paths(from, to, k, cost, eligible);
             if (paths.size() < k) {
-                return new Rejected(r.subscriptionId(), explainShortage(r, from, to, k, cost));
+                return explainShortage(r, from, to, k, cost);
             }
             long bound = r.qos().latencyBoundNanos();
             for (int i = 0; i < paths.size(); i++) {
@@ -472,23 +472,29 @@ public final class AdmissionController {
     }
 
     /** Why fewer than k paths were found: a link short of bandwidth if one is to blame, else the graph. */
-    private String explainShortage(SubscriptionRequest r, RouterNode from, RouterNode to, int k, ToLongFunction<Link> cost) {
+    private Rejected explainShortage(SubscriptionRequest r, RouterNode from, RouterNode to, int k,
+                                     ToLongFunction<Link> cost) {
         ServiceClass c = r.qos().serviceClass();
+        long id = r.subscriptionId();
         List<List<Link>> unconstrained = pathFinder.paths(from, to, k, cost, l -> true);
         if (unconstrained.size() < k) {
-            return String.format("only %d node-disjoint path(s) exist from %s to %s, %d asked", unconstrained.size(),
-                    from.id(), to.id(), k);
+            return new Rejected(id, String.format("only %d node-disjoint path(s) exist from %s to %s, %d asked",
+                    unconstrained.size(), from.id(), to.id(), k));
         }
         for (List<Link> p : unconstrained) {
             for (Link l : p) {
+                SharedFlow f = flowOn(l, r);
+                if (f != null && f.distinctIntervalsWith(r) > SharedFlow.MAX_INTERVALS) {
+                    return new Rejected(id, tooManyRates("link " + l.name(), r, f), true);
+                }
                 String why = shortage(l, c, r);
                 if (why != null) {
-                    return why;
+                    return new Rejected(id, why);
                 }
             }
         }
-        return String.format("no %d node-disjoint paths from %s to %s have the capacity, though each link alone does",
-                k, from.id(), to.id());
+        return new Rejected(id, String.format("no %d node-disjoint paths from %s to %s have the capacity, though each"
+                + " link alone does", k, from.id(), to.id()));
     }
 
     /** What the link, or the router it leads to, lacks for the stream; null if both have room. */

@@ -23,8 +23,17 @@ public sealed interface AdmissionResult permits AdmissionResult.Admitted, Admiss
         }
     }
 
-    /** Why the subscription cannot be admitted: the constraint that failed, and where. */
-    record Rejected(long subscriptionId, String reason) implements AdmissionResult {
+    /**
+     * Why the subscription cannot be admitted: the constraint that failed, and where.
+     * {@code uncarriable}: the request asks what the system cannot carry (a rate above the
+     * publisher's, a flow beyond the rates one flow holds), not what the network lacks room for now;
+     * the management API answers it 400 rather than 409.
+     */
+    record Rejected(long subscriptionId, String reason, boolean uncarriable) implements AdmissionResult {
+        /** Refused for want of room, paths or time. */
+        public Rejected(long subscriptionId, String reason) {
+            this(subscriptionId, reason, false);
+        }
     }
 
     /**

@@ -187,7 +187,8 @@ final class ManagementRoutes implements ManagementApi.Routes {
 
     private static ApiResponse answer(QosBroker b, AdmissionResult r, int status) {
         if (r instanceof AdmissionResult.Rejected rejected) {
-            return ApiResponse.error(rejected.reason().startsWith("no subscription ") ? 404 : 409, rejected.reason());
+            int refused = rejected.uncarriable() ? 400 : rejected.reason().startsWith("no subscription ") ? 404 : 409;
+            return ApiResponse.error(refused, rejected.reason());
         }
         long id = ((AdmissionResult.Admitted) r).subscriptionId();
         AdmittedSubscription s = b.subscription(id);

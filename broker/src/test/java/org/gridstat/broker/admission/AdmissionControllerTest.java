@@ -181,6 +181,7 @@ class AdmissionControllerTest {
         Rejected r = assertInstanceOf(Rejected.class, ac.admit(every(65, Duration.ofMillis(65), "l65")));
         assertEquals("link r1->r2: the flow of variable 5 would gather 65 distinct rates, more than the 64 one flow"
                 + " can carry", r.reason());
+        assertTrue(r.uncarriable(), "what no flow can carry, not what the network lacks room for");
         assertArrayEquals(before, reservations(t, ac), "nothing reserved");
         assertEquals(65, ac.admittedCount());
         assertTrue(ac.release(7));
@@ -198,6 +199,7 @@ class AdmissionControllerTest {
         Rejected r = assertInstanceOf(Rejected.class, ac.admit(every(65, Duration.ofMillis(65), "cc")));
         assertEquals("link cc at router r3: the flow of variable 5 would gather 65 distinct rates, more than the 64"
                 + " one flow can carry", r.reason());
+        assertTrue(r.uncarriable());
         assertArrayEquals(before, reservations(t, ac), "nothing reserved");
         assertInstanceOf(Admitted.class, ac.admit(every(66, Duration.ofMillis(64), "cc")), "a rate the flow has");
     }

@@ -115,7 +115,7 @@ class ManagementApiTest {
 
         HttpResponse<String> faster = call("PUT", "/api/v1/subscriptions/1",
                 "{\"qos\":{\"rateHz\":180,\"latencyBoundMs\":50,\"serviceClass\":\"HRT\"}}"); // 3x the publisher's
-        assertEquals(409, faster.statusCode(), faster.body());
+        assertEquals(400, faster.statusCode(), faster.body());
         assertTrue(error(faster).endsWith("is published at 60 Hz; 180 Hz asked (a higher rate is refused, not capped)"),
                 error(faster));
         assertEquals(60.0, JSON.readTree(call("GET", "/api/v1/subscriptions/1", null).body()).get("qos").get("rateHz")
@@ -253,6 +253,26 @@ class ManagementApiTest {
         assertEquals(400, unknownRouter.statusCode());
         assertEquals("no router 'zz' in the topology", error(unknownRouter));
         assertEquals(1, storedSubscriptions());
+    }
+
+    @Test
+    void theSixtyFifthDistinctRateOfAFlowIsRefusedWith400AndNothingIsStored() throws Exception {
+        assertEquals(201, call("POST", "/api/v1/variables", "{\"name\":\"s1/pmu9/freq\",\"router\":\"a\","
+                + "\"frameBytes\":64,\"rateHz\":1000,\"serviceClass\":\"BE\"}").statusCode());
+        for (int hz = 1; hz <= 64; hz++) { // a delivery link each at b: only the flow on a->b gathers every rate
+            HttpResponse<String> r = call("POST", "/api/v1/subscriptions", "{\"variable\":\"s1/pmu9/freq\","
+                    + "\"subscriberRouter\":\"b\",\"subscriberLink\":\"d" + hz + "\",\"qos\":{\"rateHz\":" + hz
+                    + ",\"latencyBoundMs\":500,\"serviceClass\":\"BE\"}}");
+            assertEquals(201, r.statusCode(), r.body());
+        }
+        Map<String, Long> before = reservations();
+        HttpResponse<String> r = call("POST", "/api/v1/subscriptions", "{\"variable\":\"s1/pmu9/freq\","
+                + "\"subscriberRouter\":\"b\",\"subscriberLink\":\"d65\",\"qos\":{\"rateHz\":65,"
+                + "\"latencyBoundMs\":500,\"serviceClass\":\"BE\"}}");
+        assertEquals(400, r.statusCode(), r.body());
+        assertTrue(error(r).contains("would gather 65 distinct rates, more than the 64 one flow can carry"), error(r));
+        assertEquals(64, storedSubscriptions(), "nothing more written to ZooKeeper");
+        assertEquals(before, reservations(), "nothing more reserved");
     }
 
     @Test
