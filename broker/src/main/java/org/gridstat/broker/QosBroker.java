@@ -21,6 +21,7 @@ import org.gridstat.broker.catalog.VariableCatalog;
 import org.gridstat.broker.control.ControlChannelServer;
 import org.gridstat.broker.control.ControlLimits;
 import org.gridstat.broker.control.RouterPresence;
+import org.gridstat.broker.install.FlowInstaller;
 import org.gridstat.broker.install.FlowPlanner;
 import org.gridstat.broker.store.BrokerState;
 import org.gridstat.broker.store.RememberedRequest;
@@ -55,7 +56,9 @@ public final class QosBroker implements AutoCloseable {
     private final VariableCatalog variables;
     private final Map<Long, AdmittedSubscription> subscriptions = new TreeMap<>();
     private final StateJournal journal;
+    /** The control channel to the routers; {@code null} for a broker {@link #inProcess}. */
     private final ControlChannelServer control;
+    private final FlowInstaller installer;
     private final Consumer<Throwable> onJournalFailure;
     private final RememberedRequests remembered = new RememberedRequests(REMEMBERED_REQUESTS);
     /** The keyed request being decided, while {@link #once} runs it under the lock. */
@@ -83,6 +86,20 @@ public final class QosBroker implements AutoCloseable {
     /** The same, with the control channel's heartbeat timing, hello deadline and connection cap. */
     public QosBroker(BrokerState state, InetSocketAddress controlBind, ControlLimits controlLimits, StateJournal journal,
                      RouterPresence presence, Consumer<Throwable> onJournalFailure) {
+        this(state, journal, onJournalFailure, null, controlBind, controlLimits, presence);
+    }
+
+    /**
+     * A broker in memory whose flow changes go to {@code installer} in the caller's thread, with
+     * no control channel: the simulator and the console's what-if run the broker's own admission
+     * and flow planning this way.
+     */
+    public static QosBroker inProcess(Topology topology, FlowInstaller installer) {
+        return new QosBroker(BrokerState.empty(topology), StateJournal.MEMORY_ONLY, e -> { }, installer, null, null, null);
+    }
+
+    private QosBroker(BrokerState state, StateJournal journal, Consumer<Throwable> onJournalFailure, FlowInstaller inProcess,
+                      InetSocketAddress controlBind, ControlLimits controlLimits, RouterPresence presence) {
         this.topology = state.topology();
         this.planner = new FlowPlanner((long) state.epoch() << 32);
         this.admission = new AdmissionController(topology);
@@ -100,6 +117,11 @@ public final class QosBroker implements AutoCloseable {
             nextSubscriptionId = Math.max(nextSubscriptionId, s.id() + 1);
         }
         planner.continueFlowIdsFrom(state.nextFlowId()); // above the ids of flows torn down before this broker
+        if (inProcess != null) {
+            this.control = null;
+            this.installer = inProcess;
+            return;
+        }
         this.control = new ControlChannelServer(controlBind,
                 topology.routers().stream().map(RouterNode::id).collect(Collectors.toSet()), planner.flows(), presence,
                 controlLimits);
@@ -110,6 +132,7 @@ public final class QosBroker implements AutoCloseable {
             }
         }
         control.outLinks(outLinks);
+        this.installer = control;
     }
 
     /**
@@ -417,9 +440,9 @@ public final class QosBroker implements AutoCloseable {
         for (FlowPlanner.Change c : changes) {
             try {
                 if (c.isRemoval()) {
-                    control.remove(c.router(), c.removeFlowId(), c.removeVersion());
+                    installer.remove(c.router(), c.removeFlowId(), c.removeVersion());
                 } else {
-                    control.install(c.router(), c.install());
+                    installer.install(c.router(), c.install());
                 }
             } catch (RuntimeException e) {
                 if (first == null) {
@@ -469,6 +492,9 @@ public final class QosBroker implements AutoCloseable {
     }
 
     public InetSocketAddress controlAddress() {
+        if (control == null) {
+            throw new IllegalStateException("a broker in process has no control channel");
+        }
         return control.address();
     }
 
@@ -482,6 +508,8 @@ public final class QosBroker implements AutoCloseable {
 
     @Override
     public void close() {
-        control.close();
+        if (control != null) {
+            control.close();
+        }
     }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.gridstat.core.control.ControlCodec;
 import org.gridstat.core.control.ControlFrame;
 import org.gridstat.core.control.ControlLiveness;
+import org.gridstat.broker.install.FlowInstaller;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.time.NanoClock;
 import org.gridstat.core.time.SystemNanoClock;
@@ -49,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * refused with an alarm naming both addresses (two routers with one identity would otherwise take
  * the session from each other); once the first is silent for the timeout, the second takes over.
  */
-public final class ControlChannelServer implements AutoCloseable {
+public final class ControlChannelServer implements FlowInstaller, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannelServer.class);
     private static final AttributeKey<String> ROUTER = AttributeKey.valueOf("gridstat.router");
     private static final AttributeKey<ControlLiveness> LIVENESS = AttributeKey.valueOf("gridstat.liveness");
@@ -137,6 +138,7 @@ public final class ControlChannelServer implements AutoCloseable {
     }
 
     /** Records a flow for a router and sends it if the router is connected. */
+    @Override
     public void install(String router, ControlMessage.InstallFlow flow) {
         requireKnown(router);
         desired.computeIfAbsent(router, r -> new ConcurrentHashMap<>()).put(flow.spec().flowId(), flow);
@@ -147,6 +149,7 @@ public final class ControlChannelServer implements AutoCloseable {
     }
 
     /** Forgets a flow and tells the router to remove it, if connected (else the next resync does). */
+    @Override
     public void remove(String router, long flowId, long version) {
         requireKnown(router);
         Map<Long, ControlMessage.InstallFlow> flows = desired.get(router);

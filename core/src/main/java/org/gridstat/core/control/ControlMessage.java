@@ -31,6 +31,12 @@ public sealed interface ControlMessage {
             intervalsNanos = intervalsNanos.clone();
         }
 
+        /** The flow as the router holds it, on its out-link number {@code outLink} (the one named {@link #link}). */
+        public org.gridstat.core.forward.FlowEntry entry(int outLink) {
+            return new org.gridstat.core.forward.FlowEntry(version, variableId, outLink, spec, intervalsNanos,
+                    publisherIntervalNanos, downstreamBudgetNanos, minRestDelayNanos);
+        }
+
         /** A flow whose rest of path has no known least delay (0). */
         public InstallFlow(long version, long variableId, String link, FlowSpec spec, long[] intervalsNanos,
                            long publisherIntervalNanos, long downstreamBudgetNanos) {

@@ -107,6 +107,38 @@ public final class LinkSpec {
         return of(capacityBytesPerSecond, m);
     }
 
+    /**
+     * A link whose classes are assured {@code hrt}, {@code lrt} and {@code be} percent of the
+     * capacity (rounded down) and may each borrow up to all of it, as the broker's topology and a
+     * router's link lines give them.
+     *
+     * @param burstBytes the pacer's burst, or 0 for the {@linkplain #defaultBurst default}
+     * @throws IllegalArgumentException as {@link #of(long, long, Map, int)}, and if a share is outside
+     *                                  0..100 or they add up to more than 100
+     */
+    public static LinkSpec ofPercent(long capacityBytesPerSecond, long hrt, long lrt, long be, long burstBytes) {
+        if (hrt < 0 || hrt > 100 || lrt < 0 || lrt > 100 || be < 0 || be > 100) {
+            throw new IllegalArgumentException("class shares must be 0..100 percent, got " + hrt + "/" + lrt + "/" + be);
+        }
+        if (hrt + lrt + be > 100) {
+            throw new IllegalArgumentException("hrt + lrt + be add up to " + (hrt + lrt + be) + " percent, more than 100");
+        }
+        if (capacityBytesPerSecond <= 0) {
+            throw new IllegalArgumentException("link capacity must be positive, got " + capacityBytesPerSecond + " B/s");
+        }
+        Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
+        shares.put(ServiceClass.HRT, Shaping.of(percentOf(capacityBytesPerSecond, hrt), capacityBytesPerSecond));
+        shares.put(ServiceClass.LRT, Shaping.of(percentOf(capacityBytesPerSecond, lrt), capacityBytesPerSecond));
+        shares.put(ServiceClass.BE, Shaping.of(percentOf(capacityBytesPerSecond, be), capacityBytesPerSecond));
+        return of(capacityBytesPerSecond, burstBytes > 0 ? burstBytes : defaultBurst(capacityBytesPerSecond), shares,
+                DEFAULT_CONTROL_BUFFER);
+    }
+
+    /** {@code percent} of {@code amount}, rounded down, exact for every amount up to {@link Long#MAX_VALUE}. */
+    public static long percentOf(long amount, long percent) {
+        return amount / 100 * percent + amount % 100 * percent / 100;
+    }
+
     public long capacity() {
         return capacity;
     }

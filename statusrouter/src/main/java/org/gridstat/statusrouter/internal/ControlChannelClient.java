@@ -254,10 +254,7 @@ final class ControlChannelClient implements AutoCloseable {
                 }
                 long flowId = install.spec().flowId();
                 sentSinceHello.add(flowId);
-                FlowEntry entry = new FlowEntry(install.version(), install.variableId(), link, install.spec(),
-                        install.intervalsNanos(), install.publisherIntervalNanos(), install.downstreamBudgetNanos(),
-                        install.minRestDelayNanos());
-                apply(ctx.channel(), seq, FlowCommand.install(entry), flowId, true);
+                apply(ctx.channel(), seq, FlowCommand.install(install.entry(link)), flowId, true);
             } else if (m instanceof ControlMessage.RemoveFlow remove) {
                 sentSinceHello.add(remove.flowId());
                 apply(ctx.channel(), seq, FlowCommand.remove(remove.flowId(), remove.version()), remove.flowId(), false);

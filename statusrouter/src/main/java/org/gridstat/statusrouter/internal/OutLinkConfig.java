@@ -1,15 +1,11 @@
 package org.gridstat.statusrouter.internal;
 
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Set;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.model.Endpoint;
-import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.LinkSpec;
-import org.gridstat.core.sched.Shaping;
 import org.gridstat.core.wire.WireFormat;
 
 /**
@@ -77,10 +73,6 @@ final class OutLinkConfig {
             if (hrt + lrt + be > 100) {
                 throw error(line, name, "hrt + lrt + be add up to " + (hrt + lrt + be) + " percent, more than 100");
             }
-            Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
-            shares.put(ServiceClass.HRT, Shaping.of(share(capacity, hrt), capacity));
-            shares.put(ServiceClass.LRT, Shaping.of(share(capacity, lrt), capacity));
-            shares.put(ServiceClass.BE, Shaping.of(share(capacity, be), capacity));
             EmulationConfig emulation;
             try {
                 emulation = new EmulationConfig(line.nanos("delay", 0), line.decimal("loss", 0),
@@ -99,13 +91,18 @@ final class OutLinkConfig {
             }
             LinkSpec spec;
             if (line.has("burst")) {
+                long burst = line.number("burst", 0);
                 try {
-                    spec = LinkSpec.of(capacity, line.number("burst", 0), shares, LinkSpec.DEFAULT_CONTROL_BUFFER);
+                    if (burst <= 0) { // 0 is the default for ofPercent, never a burst of one's own
+                        throw new IllegalArgumentException("link burst must hold one maximum frame ("
+                                + LinkSpec.MAX_FRAME_BYTES + " B), got " + burst + " B");
+                    }
+                    spec = LinkSpec.ofPercent(capacity, hrt, lrt, be, burst);
                 } catch (IllegalArgumentException e) {
                     throw e.getMessage().startsWith("'") ? e : error(line, name, "burst: " + e.getMessage());
                 }
             } else {
-                spec = LinkSpec.of(capacity, shares);
+                spec = LinkSpec.ofPercent(capacity, hrt, lrt, be, 0);
             }
             Endpoint priority = line.has("priority") ? endpoint(line, name, "priority") : null;
             long mtu = line.number("mtu", EgressPump.DEFAULT_MTU);
@@ -163,11 +160,6 @@ final class OutLinkConfig {
             throw error(line, name, key + " share must be 0..100 percent, got " + p);
         }
         return p;
-    }
-
-    /** {@code percent} of {@code capacity}, rounded down, exact for every capacity up to {@link Long#MAX_VALUE}. */
-    static long share(long capacity, long percent) {
-        return capacity / 100 * percent + capacity % 100 * percent / 100;
     }
 
     private static Endpoint endpoint(ConfigLine line, String name, String key) {
