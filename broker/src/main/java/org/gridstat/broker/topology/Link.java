@@ -21,8 +21,7 @@ public record Link(int index, RouterNode from, RouterNode to, long bandwidth, lo
 
     /** What a class may reserve on the link, bytes per second. */
     public long classCapacity(ServiceClass c) {
-        long percent = sharePercent.getOrDefault(c, 0);
-        return bandwidth / 100 * percent + bandwidth % 100 * percent / 100; // exact, and no overflow
+        return org.gridstat.core.sched.LinkSpec.percentOf(bandwidth, sharePercent.getOrDefault(c, 0));
     }
 
     /**
