@@ -8,18 +8,18 @@ package org.gridstat.client;
  * below the highest seen with a source time newer than any seen means the publisher restarted
  * (duplicates carry their original's time): the window starts over.
  */
-final class SequenceWindow {
-    static final int SIZE = 1024;
+public final class SequenceWindow {
+    public static final int SIZE = 1024;
     private static final int WORDS = SIZE / 64;
 
-    enum Verdict { NEW, LATE_FILL, DUPLICATE, TOO_LATE }
+    public enum Verdict { NEW, LATE_FILL, DUPLICATE, TOO_LATE }
 
     private final long[] seen = new long[WORDS];
     private long highest = -1;
     private long highestSourceTime = Long.MIN_VALUE;
     private long gaps;
 
-    Verdict accept(long sequence, long sourceTime) {
+    public Verdict accept(long sequence, long sourceTime) {
         // A copy from another path carries the original's source time; a sequence number at or below
         // the highest with a newer source time than any seen is a restarted publisher's new sample.
         if (highest < 0 || (sequence <= highest && sourceTime > highestSourceTime)) {
@@ -56,7 +56,7 @@ final class SequenceWindow {
     }
 
     /** Sequence numbers skipped and not (yet) filled. */
-    long gaps() {
+    public long gaps() {
         return gaps;
     }
 

@@ -1,0 +1,358 @@
+package org.gridstat.sim;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletionException;
+import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.catalog.PublishedVariable;
+import org.gridstat.broker.install.FlowInstaller;
+import org.gridstat.broker.topology.Link;
+import org.gridstat.broker.topology.RouterNode;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.control.ControlMessage;
+import org.gridstat.core.egress.EgressPump;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.SourceTimeTrust;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.FlowStatistics;
+import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.core.sched.Shaping;
+import org.gridstat.sim.engine.EventLoop;
+import org.gridstat.sim.metrics.FlowInterval;
+import org.gridstat.sim.metrics.SubscriptionSeries;
+import org.gridstat.sim.net.LinkModel;
+import org.gridstat.sim.net.PacketReferences;
+import org.gridstat.sim.net.SimDatagram;
+import org.gridstat.sim.net.SimLink;
+import org.gridstat.sim.net.SimPacket;
+import org.gridstat.sim.net.SimRouter;
+import org.gridstat.sim.scenario.Scenario;
+import org.gridstat.sim.traffic.Publisher;
+import org.gridstat.sim.traffic.RawSender;
+import org.gridstat.sim.traffic.Subscriber;
+
+/**
+ * Runs a {@link Scenario}: builds the network (a {@link SimRouter} per router of the topology, a
+ * {@link SimLink} per link and per delivery link), runs the broker's own admission and flow
+ * planning in process ({@link QosBroker#inProcess}) so the routers hold exactly the flows a broker
+ * would install, publishes, subscribes and applies the timeline on simulated time, and measures.
+ * Deterministic: the same scenario and seed give the same result, bit for bit.
+ */
+public final class Simulation {
+    /** The epoch time at simulated time 0: 2026-01-01T00:00:00Z. */
+    public static final long EPOCH_BASE = 1_767_225_600_000_000_000L;
+    /** A delivery link's capacity unless the scenario gives one: 1 Gbit/s. */
+    public static final long DELIVERY_CAPACITY = 125_000_000L;
+    /** Raw sources are routed by ids from here up, far from any the broker gives. */
+    static final long RAW_BASE = 1L << 62;
+    /** How much faster than its wire the router's pacer runs on a FIFO link: it releases at once, the FIFO decides. */
+    private static final long UNPACED = 1024;
+
+    private final Scenario scenario;
+    private final EventLoop loop = new EventLoop();
+    private final SplittableRandom random;
+    private final Map<String, SimRouter> routers = new LinkedHashMap<>();
+    private final Map<String, SimLink> links = new LinkedHashMap<>();
+    private final Map<String, Subscriber> deliveries = new LinkedHashMap<>();
+    private final Map<String, Publisher> publishers = new LinkedHashMap<>();
+    private final Map<String, PublishedVariable> declared = new HashMap<>();
+    private final Map<String, SubscriptionSeries> series = new LinkedHashMap<>();
+    private final Map<String, Long> subscriptionIds = new HashMap<>();
+    private final Map<String, String> admissions = new LinkedHashMap<>();
+    private final Map<String, RawSender> rawSenders = new LinkedHashMap<>();
+    private final Map<Long, long[]> rawDelivered = new HashMap<>();
+    /** Where each flow the broker installed lives: router and out-link, by flow id. */
+    private final Map<Long, Object[]> flowPlaces = new HashMap<>();
+    private final Map<Long, List<SubscriptionSeries>> byVariable = new HashMap<>();
+    private final QosBroker broker;
+    private final PacketReferences references = new PacketReferences();
+
+    private Simulation(Scenario scenario) {
+        this.scenario = scenario;
+        this.random = new SplittableRandom(scenario.seed());
+        build();
+        this.broker = QosBroker.inProcess(scenario.topology(), new Installer());
+    }
+
+    /** Runs {@code scenario} to its end. */
+    public static SimulationResult run(Scenario scenario) {
+        return new Simulation(scenario).execute();
+    }
+
+    // --- the network -------------------------------------------------------------------------
+
+    private void build() {
+        Topology t = scenario.topology();
+        int maxFlows = Math.max(16, Math.min(65_536,
+                2 * (scenario.subscriptions().size() + scenario.rawSources().size()) + 16));
+        SourceTimeTrust trust = SourceTimeTrust.DEFAULT;
+        Map<String, List<SimRouter.OutLink>> outLinks = new LinkedHashMap<>();
+        for (RouterNode r : t.routers()) {
+            List<SimRouter.OutLink> out = new ArrayList<>();
+            for (Link l : t.outgoing(r)) {
+                LinkModel model = modelOf(l.name(), l.bandwidth(), l.delayNanos());
+                SimLink link = new SimLink(l.name(), loop, model, random.split());
+                links.put(l.name(), link);
+                out.add(new SimRouter.OutLink(l.to().id(), specOf(model, l.sharePercent().getOrDefault(ServiceClass.HRT, 0),
+                        l.sharePercent().getOrDefault(ServiceClass.LRT, 0), l.sharePercent().getOrDefault(ServiceClass.BE, 0)),
+                        EgressPump.DEFAULT_MTU, link));
+                String to = l.to().id();
+                link.connect(d -> arrive(d, to));
+            }
+            for (String name : deliveryLinks(r)) {
+                String full = r.id() + "/" + name;
+                ControlMessage.OutLink declaredLink = r.deliveryLink(name);
+                LinkModel model = modelOf(full, declaredLink != null ? declaredLink.capacity() : DELIVERY_CAPACITY, 0);
+                SimLink link = new SimLink(full, loop, model, random.split());
+                links.put(full, link);
+                Subscriber sink = new Subscriber(loop, EPOCH_BASE);
+                deliveries.put(full, sink);
+                link.connect(d -> {
+                    if (!rawArrived(d)) {
+                        sink.receive(d);
+                    }
+                });
+                out.add(new SimRouter.OutLink(name, declaredLink == null ? specOf(model, 50, 30, 20)
+                        : specOf(model, declaredLink.hrtPercent(), declaredLink.lrtPercent(), declaredLink.bePercent()),
+                        declaredLink == null ? EgressPump.DEFAULT_MTU : declaredLink.mtu(), link));
+            }
+            outLinks.put(r.id(), out);
+        }
+        for (RouterNode r : t.routers()) {
+            routers.put(r.id(), new SimRouter(r.id(), loop, outLinks.get(r.id()), maxFlows, trust, EPOCH_BASE, 0,
+                    references));
+        }
+        for (String name : scenario.links().keySet()) {
+            if (!links.containsKey(name)) {
+                throw new IllegalArgumentException("links: no link '" + name + "' in the topology or among the delivery"
+                        + " links (known: " + String.join(", ", links.keySet()) + ")");
+            }
+        }
+    }
+
+    /** A router's delivery links: those its topology entry declares and those subscriptions name. */
+    private List<String> deliveryLinks(RouterNode r) {
+        List<String> names = new ArrayList<>();
+        r.delivery().forEach(l -> names.add(l.name()));
+        for (Scenario.Subscription s : scenario.subscriptions()) {
+            if (s.router().equals(r.id()) && !names.contains(s.link())) {
+                names.add(s.link());
+            }
+        }
+        return names;
+    }
+
+    private LinkModel modelOf(String name, long capacity, long delay) {
+        LinkModel m = scenario.links().get(name);
+        return m != null ? m : LinkModel.of(capacity, delay);
+    }
+
+    /**
+     * The router's scheduler for a link: paced at the wire's capacity under its own discipline; on a
+     * FIFO link it releases at once, so the FIFO is what orders and drops.
+     */
+    private static LinkSpec specOf(LinkModel m, long hrt, long lrt, long be) {
+        long capacity = m.discipline() == LinkModel.Discipline.SCHEDULER ? m.capacity()
+                : Math.min(m.capacity() * UNPACED, Shaping.MAX_BURST);
+        return LinkSpec.ofPercent(capacity, hrt, lrt, be, 0);
+    }
+
+    private void arrive(SimDatagram d, String router) {
+        if (!rawArrived(d)) {
+            routers.get(router).receive(d);
+        }
+    }
+
+    /** A raw datagram ends where its link does. */
+    private boolean rawArrived(SimDatagram d) {
+        SimPacket p = d.opaque();
+        if (p == null || p.variableId() < RAW_BASE) {
+            return false;
+        }
+        long[] figures = rawDelivered.computeIfAbsent(p.variableId(), k -> new long[2]);
+        figures[0]++;
+        figures[1] += p.length();
+        return true;
+    }
+
+    /** Sends the broker's flow changes to the simulated routers, at once, as a connected control channel does. */
+    private final class Installer implements FlowInstaller {
+        @Override
+        public void install(String router, ControlMessage.InstallFlow flow) {
+            SimRouter r = routers.get(router);
+            int link = r.outLink(flow.link());
+            if (link < 0) {
+                throw new IllegalStateException("router " + router + " has no out-link '" + flow.link() + "'");
+            }
+            flowPlaces.put(flow.spec().flowId(), new Object[] {r, link});
+            r.submit(FlowCommand.install(flow.entry(link)));
+        }
+
+        @Override
+        public void remove(String router, long flowId, long version) {
+            routers.get(router).submit(FlowCommand.remove(flowId, version));
+        }
+    }
+
+    // --- the run -------------------------------------------------------------------------------
+
+    private SimulationResult execute() {
+        for (Scenario.Variable v : scenario.variables()) {
+            declare(v);
+        }
+        for (Scenario.Subscription s : scenario.subscriptions()) {
+            loop.at(s.atNanos(), () -> subscribe(s));
+        }
+        long rawId = RAW_BASE;
+        for (Scenario.RawSource rs : scenario.rawSources()) {
+            startRaw(rs, rawId++);
+        }
+        for (Scenario.Change c : scenario.timeline()) {
+            loop.at(c.atNanos(), () -> apply(c));
+        }
+        long interval = scenario.reportIntervalNanos();
+        long end = scenario.durationNanos();
+        for (long from = 0; from < end; from += interval) {
+            long to = Math.min(end, from + interval);
+            loop.runUntil(to - 1); // the interval is [from, to)
+            long f = from;
+            series.forEach((label, s) -> closeInterval(label, s, f, to));
+        }
+        loop.runUntil(end);
+        return result();
+    }
+
+    private void declare(Scenario.Variable v) {
+        PublishedVariable p;
+        try {
+            p = broker.declare(v.name(), v.router(), v.frameBytes(), v.intervalNanos(), v.serviceClass(),
+                    v.correlationGroup()).join();
+        } catch (CompletionException e) {
+            throw new IllegalArgumentException("variable " + v.name() + ": " + e.getCause().getMessage(), e.getCause());
+        }
+        declared.put(v.name(), p);
+        SimRouter router = routers.get(v.router());
+        Publisher pub = new Publisher(loop, p.id(), v.serviceClass(), v.frameBytes(), v.intervalNanos(), v.jitterNanos(),
+                v.latencyBoundNanos(), EPOCH_BASE, v.clockOffsetNanos(), random.split(), router::receive,
+                sample -> byVariable.getOrDefault(sample.variableId(), List.of())
+                        .forEach(s -> s.published(sample.sourceTimeNanos())));
+        publishers.put(v.name(), pub);
+        pub.start(v.startNanos());
+    }
+
+    private void subscribe(Scenario.Subscription s) {
+        PublishedVariable v = declared.get(s.variable());
+        if (v == null) {
+            admissions.put(s.label(), "no variable '" + s.variable() + "' is declared");
+            return;
+        }
+        AdmissionResult r;
+        try {
+            r = broker.subscribe(s.variable(), s.router(), s.link(), s.qos()).join();
+        } catch (CompletionException | IllegalArgumentException e) {
+            Throwable why = e instanceof CompletionException ? e.getCause() : e;
+            admissions.put(s.label(), "refused: " + why.getMessage());
+            return;
+        }
+        if (r instanceof AdmissionResult.Rejected rejected) {
+            admissions.put(s.label(), "refused: " + rejected.reason());
+            return;
+        }
+        admissions.put(s.label(), "admitted");
+        subscriptionIds.put(s.label(), ((AdmissionResult.Admitted) r).subscriptionId());
+        SubscriptionSeries ser = new SubscriptionSeries(s.label(), s.qos().intervalNanos(), v.intervalNanos(),
+                s.qos().latencyBoundNanos());
+        series.put(s.label(), ser);
+        byVariable.computeIfAbsent(v.id(), k -> new ArrayList<>()).add(ser);
+        deliveries.get(s.router() + "/" + s.link()).add(v.id(), ser);
+    }
+
+    private void startRaw(Scenario.RawSource rs, long id) {
+        SimRouter router = routers.get(rs.router());
+        if (router == null) {
+            throw new IllegalArgumentException("raw source " + rs.label() + ": no router '" + rs.router() + "'");
+        }
+        int link = router.outLink(rs.link());
+        if (link < 0) {
+            throw new IllegalArgumentException("raw source " + rs.label() + ": router " + rs.router()
+                    + " has no out-link '" + rs.link() + "'");
+        }
+        long capacity = router.outLinks().get(link).spec().capacity();
+        FlowSpec spec = FlowSpec.of(id, ServiceClass.BE, 0, 0, capacity, rs.bufferDatagrams(), "");
+        router.submit(FlowCommand.install(new FlowEntry(1, id, link, spec, new long[0], 0, 0, 0)));
+        RawSender sender = new RawSender(loop, id, rs.sizes(), rs.intervalNanos(), rs.poisson(),
+                rs.stopNanos() > 0 ? rs.stopNanos() : Long.MAX_VALUE, EPOCH_BASE, random.split(), router::receive);
+        rawSenders.put(rs.label(), sender);
+        sender.start(rs.startNanos());
+    }
+
+    private void apply(Scenario.Change c) {
+        if (c instanceof Scenario.RateChange rc) {
+            publishers.get(rc.variable()).interval(rc.intervalNanos());
+        } else if (c instanceof Scenario.RawRateChange rr) {
+            rawSenders.get(rr.source()).interval(rr.intervalNanos());
+        } else if (c instanceof Scenario.LinkState ls) {
+            links.get(ls.link()).cut(!ls.up());
+        } else if (c instanceof Scenario.RouterState rs) {
+            SimRouter r = routers.get(rs.router());
+            if (rs.up()) {
+                r.restart();
+                broker.flows().getOrDefault(rs.router(), List.of()).forEach(f -> new Installer().install(rs.router(), f));
+            } else {
+                r.crash();
+            }
+        } else if (c instanceof Scenario.Unsubscribe u) {
+            Long id = subscriptionIds.remove(u.label());
+            if (id != null) {
+                broker.unsubscribe(id);
+            }
+        }
+    }
+
+    private void closeInterval(String label, SubscriptionSeries s, long from, long to) {
+        long overflow = 0;
+        long misses = 0;
+        Long id = subscriptionIds.get(label);
+        if (id != null && broker.subscription(id) != null) {
+            for (long flowId : broker.subscription(id).flowIds()) {
+                Object[] place = flowPlaces.get(flowId);
+                if (place == null) {
+                    continue;
+                }
+                FlowStatistics f = ((SimRouter) place[0]).engine().statistics((Integer) place[1]).flow(flowId);
+                if (f != null) {
+                    overflow += f.queue().overflowDrops();
+                    misses += f.queue().deadlineMisses();
+                }
+            }
+        }
+        s.close(from, to, overflow, misses);
+    }
+
+    private SimulationResult result() {
+        List<FlowInterval> rows = new ArrayList<>();
+        List<FlowInterval> summaries = new ArrayList<>();
+        for (SubscriptionSeries s : series.values()) {
+            rows.addAll(s.rows());
+            summaries.add(s.summary(0, scenario.durationNanos()));
+        }
+        Map<String, SimulationResult.RawFigures> raw = new LinkedHashMap<>();
+        rawSenders.forEach((label, sender) -> {
+            long[] got = rawDelivered.getOrDefault(sender.id(), new long[2]);
+            raw.put(label, new SimulationResult.RawFigures(sender.sent(), sender.sentBytes(), got[0], got[1]));
+        });
+        Map<String, SimulationResult.LinkFigures> linkFigures = new LinkedHashMap<>();
+        links.forEach((name, l) -> linkFigures.put(name, new SimulationResult.LinkFigures(l.datagramsSent(),
+                l.datagramsDelivered(), l.datagramsLost(SimLink.Loss.QUEUE), l.datagramsLost(SimLink.Loss.WIRE),
+                l.datagramsLost(SimLink.Loss.DOWN), l.packetsOnWire(), l.bytesOnWire())));
+        return new SimulationResult(scenario.name(), scenario.seed(), scenario.durationNanos(), admissions, rows,
+                summaries, raw, linkFigures, loop.executed());
+    }
+}

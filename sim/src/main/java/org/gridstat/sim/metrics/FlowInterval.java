@@ -1,0 +1,16 @@
+package org.gridstat.sim.metrics;
+
+/**
+ * One subscription over one report interval {@code [fromNanos, toNanos)}.
+ *
+ * @param offered        samples published in the interval that the subscription's rate asks for
+ * @param delivered      of them, first copies delivered (by arrival time in the interval)
+ * @param late           deliveries after the subscription's deadline
+ * @param overflowDrops  copies the routers on its paths refused for a full flow queue
+ * @param deadlineMisses copies the routers on its paths dropped once they could no longer be in time
+ * @param latencyP50Nanos latencies of the deliveries; 0 when none
+ */
+public record FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
+                           long overflowDrops, long deadlineMisses, long latencyP50Nanos, long latencyP99Nanos,
+                           long latencyMaxNanos) {
+}

@@ -1,0 +1,2 @@
+/** What a simulation measures: each subscription's deliveries, latencies and drops, interval by interval. */
+package org.gridstat.sim.metrics;

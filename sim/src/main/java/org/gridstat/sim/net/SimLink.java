@@ -1,0 +1,210 @@
+package org.gridstat.sim.net;
+
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.gridstat.core.queue.FragmentQueue;
+import org.gridstat.sim.engine.EventLoop;
+
+/**
+ * One direction of a simulated link: a queue of IP packets (core's {@link FragmentQueue}) in front
+ * of a wire that serializes them at the link's capacity, exactly (the fraction of a nanosecond each
+ * packet leaves is carried to the next), then delays them by the propagation delay, loses some
+ * (omission, bursty loss, outages, a cut), and hands each datagram whose packets all arrived to
+ * the far end. Packets leave in order. What is lost is counted by reason, with the events it
+ * carried.
+ */
+public final class SimLink {
+    /** Why a datagram did not arrive. */
+    public enum Loss { QUEUE, WIRE, DOWN }
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private final String name;
+    private final EventLoop loop;
+    private final LinkModel model;
+    private final FragmentQueue<SimDatagram> queue;
+    private final SplittableRandom random;
+    private Consumer<SimDatagram> receiver = d -> { };
+    private Runnable onRoom = () -> { };
+    private boolean busy;
+    private long carry;
+    private boolean cut;
+    private boolean outage;
+    private boolean badState;
+    private long datagramsSent;
+    private long datagramsDelivered;
+    private long eventsDelivered;
+    private long packetsOnWire;
+    private long bytesOnWire;
+    private final long[] datagramsLost = new long[Loss.values().length];
+    private final long[] eventsLost = new long[Loss.values().length];
+
+    public SimLink(String name, EventLoop loop, LinkModel model, SplittableRandom random) {
+        this.name = name;
+        this.loop = loop;
+        this.model = model;
+        this.random = random;
+        this.queue = new FragmentQueue<>(model.queuePackets(), model.discipline() == LinkModel.Discipline.DATAGRAM_FIFO
+                ? FragmentQueue.Policy.DATAGRAM_AWARE : FragmentQueue.Policy.TAIL_DROP);
+        if (model.outageEveryNanos() > 0) {
+            scheduleOutage(random.split());
+        }
+    }
+
+    /** Where whole datagrams arrive. */
+    public void connect(Consumer<SimDatagram> receiver) {
+        this.receiver = receiver;
+    }
+
+    /** Told when the queue has room again after {@link #hasRoom} said no. */
+    public void onRoom(Runnable r) {
+        this.onRoom = r;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public LinkModel model() {
+        return model;
+    }
+
+    /** Whether a datagram of the link's MTU would be queued whole now. */
+    public boolean hasRoom(int udpPayload) {
+        return queue.capacity() - queue.size() >= SimDatagram.packets(udpPayload, model.mtu());
+    }
+
+    /** Hands a datagram to the link now. */
+    public void send(SimDatagram d) {
+        datagramsSent++;
+        d.packets = SimDatagram.packets(d.length, model.mtu());
+        if (cut || outage) {
+            lose(d, Loss.DOWN);
+            return;
+        }
+        int queued = queue.offer(d, d.packets);
+        if (queued < d.packets) {
+            lose(d, Loss.QUEUE);
+        }
+        if (!busy && !queue.isEmpty()) {
+            startNext();
+        }
+    }
+
+    private void startNext() {
+        if (queue.isEmpty()) {
+            busy = false;
+            onRoom.run();
+            return;
+        }
+        busy = true;
+        SimDatagram d = queue.headDatagram();
+        int bytes = SimDatagram.packetBytes(d.length, model.mtu(), queue.headFragment(), queue.headFragments());
+        long scaled = bytes * SECOND + carry;
+        long tx = scaled / model.capacity();
+        carry = scaled % model.capacity();
+        loop.after(tx, this::packetLeft);
+    }
+
+    private void packetLeft() {
+        SimDatagram d = queue.headDatagram();
+        int index = queue.headFragment();
+        queue.remove();
+        packetsOnWire++;
+        bytesOnWire += SimDatagram.packetBytes(d.length, model.mtu(), index, d.packets);
+        if (cut || outage) {
+            lose(d, Loss.DOWN);
+        } else if (lostOnWire()) {
+            lose(d, Loss.WIRE);
+        } else if (!d.damaged) {
+            loop.after(model.delayNanos(), () -> arrive(d));
+        }
+        startNext();
+    }
+
+    private boolean lostOnWire() {
+        LinkModel.BurstLoss b = model.burstLoss();
+        boolean lost = false;
+        if (b.enterBad() > 0) {
+            badState = badState ? random.nextDouble() >= b.leaveBad() : random.nextDouble() < b.enterBad();
+            lost = badState && random.nextDouble() < b.lossInBad();
+        }
+        return (model.loss() > 0 && random.nextDouble() < model.loss()) || lost;
+    }
+
+    private void arrive(SimDatagram d) {
+        if (d.damaged) {
+            return;
+        }
+        if (++d.packetsArrived == d.packets) {
+            datagramsDelivered++;
+            eventsDelivered += d.events;
+            receiver.accept(d);
+        }
+    }
+
+    private void lose(SimDatagram d, Loss why) {
+        if (!d.damaged) {
+            d.damaged = true;
+            datagramsLost[why.ordinal()]++;
+            eventsLost[why.ordinal()] += d.events;
+        }
+    }
+
+    private void scheduleOutage(SplittableRandom r) {
+        long gap = exponential(r, model.outageEveryNanos());
+        loop.after(gap, () -> {
+            outage = true;
+            loop.after(exponential(r, model.outageForNanos()), () -> {
+                outage = false;
+                scheduleOutage(r);
+            });
+        });
+    }
+
+    private static long exponential(SplittableRandom r, long mean) {
+        return Math.max(1, (long) (-Math.log(1 - r.nextDouble()) * mean));
+    }
+
+    /** Cuts the link (everything sent or on the wire is lost) or restores it. */
+    public void cut(boolean down) {
+        this.cut = down;
+    }
+
+    public boolean down() {
+        return cut || outage;
+    }
+
+    public long datagramsSent() {
+        return datagramsSent;
+    }
+
+    public long datagramsDelivered() {
+        return datagramsDelivered;
+    }
+
+    public long eventsDelivered() {
+        return eventsDelivered;
+    }
+
+    public long datagramsLost(Loss why) {
+        return datagramsLost[why.ordinal()];
+    }
+
+    public long eventsLost(Loss why) {
+        return eventsLost[why.ordinal()];
+    }
+
+    public long packetsOnWire() {
+        return packetsOnWire;
+    }
+
+    public long bytesOnWire() {
+        return bytesOnWire;
+    }
+
+    /** Packets waiting for the wire now. */
+    public int queued() {
+        return queue.size();
+    }
+}

@@ -1,0 +1,123 @@
+package org.gridstat.sim.traffic;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.StatusEventEncoder;
+import org.gridstat.core.wire.WireFormat;
+import org.gridstat.sim.engine.EventLoop;
+import org.gridstat.sim.net.SimDatagram;
+
+/**
+ * A periodic publisher of one status variable: sample {@code k} is taken at the start plus
+ * {@code k} intervals plus a jitter drawn uniformly below {@code jitterNanos}, stamped with that
+ * time on the publisher's epoch clock and the deadline its latency bound gives, encoded with core's
+ * encoder, and sent at once, one frame per datagram, to its router. The interval may change on a
+ * timeline; a change takes effect from the next sample.
+ */
+public final class Publisher {
+    private final EventLoop loop;
+    private final long variableId;
+    private final ServiceClass serviceClass;
+    private final int frameBytes;
+    private final long latencyBoundNanos;
+    private final long jitterNanos;
+    private final long epochBaseNanos;
+    private final long clockOffsetNanos;
+    private final SplittableRandom random;
+    private final Consumer<SimDatagram> router;
+    private final Consumer<Sample> onSample;
+    private final StatusEventEncoder encoder = new StatusEventEncoder();
+    private long intervalNanos;
+    private long nextNominal;
+    private long sequence;
+    private boolean running;
+    private EventLoop.Timer timer;
+
+    /** A sample as it left the publisher: for the subscribers' accounting. */
+    public record Sample(long variableId, long sequence, long sourceTimeNanos, long sentAt) {
+    }
+
+    /**
+     * @param latencyBoundNanos the bound stamped as an absolute deadline, 0 for none
+     * @param router            where the datagrams go (the publisher's router)
+     * @param onSample          told of every sample sent
+     */
+    public Publisher(EventLoop loop, long variableId, ServiceClass serviceClass, int frameBytes, long intervalNanos,
+                     long jitterNanos, long latencyBoundNanos, long epochBaseNanos, long clockOffsetNanos,
+                     SplittableRandom random, Consumer<SimDatagram> router, Consumer<Sample> onSample) {
+        if (frameBytes < WireFormat.HEADER_LENGTH || frameBytes > WireFormat.MAX_FRAME_LENGTH) {
+            throw new IllegalArgumentException("a status event frame is " + WireFormat.HEADER_LENGTH + ".."
+                    + WireFormat.MAX_FRAME_LENGTH + " bytes, got " + frameBytes);
+        }
+        if (intervalNanos <= 0 || jitterNanos < 0 || jitterNanos >= intervalNanos) {
+            throw new IllegalArgumentException("interval must be positive and jitter below it, got " + intervalNanos
+                    + " ns and " + jitterNanos + " ns");
+        }
+        this.loop = loop;
+        this.variableId = variableId;
+        this.serviceClass = serviceClass;
+        this.frameBytes = frameBytes;
+        this.intervalNanos = intervalNanos;
+        this.jitterNanos = jitterNanos;
+        this.latencyBoundNanos = latencyBoundNanos;
+        this.epochBaseNanos = epochBaseNanos;
+        this.clockOffsetNanos = clockOffsetNanos;
+        this.random = random;
+        this.router = router;
+        this.onSample = onSample;
+    }
+
+    /** Starts publishing at {@code at}, on the grid of its interval from there. */
+    public void start(long at) {
+        running = true;
+        nextNominal = at;
+        timer = loop.at(at + jitter(), this::publish);
+    }
+
+    public void stop() {
+        running = false;
+        if (timer != null) {
+            timer.cancel();
+        }
+    }
+
+    /** Publishes every {@code interval} from the next sample on. */
+    public void interval(long nanos) {
+        if (nanos <= 0 || jitterNanos >= nanos) {
+            throw new IllegalArgumentException("interval must be positive and above the jitter, got " + nanos + " ns");
+        }
+        this.intervalNanos = nanos;
+    }
+
+    public long intervalNanos() {
+        return intervalNanos;
+    }
+
+    private long jitter() {
+        return jitterNanos == 0 ? 0 : random.nextLong(jitterNanos);
+    }
+
+    private void publish() {
+        if (!running) {
+            return;
+        }
+        long now = loop.now();
+        long sourceTime = epochBaseNanos + now + clockOffsetNanos;
+        ByteBuffer frame = ByteBuffer.allocate(frameBytes);
+        encoder.wrap(frame, 0).variableId(variableId).sequence(sequence).sourceTimeNanos(sourceTime)
+                .deadlineNanos(latencyBoundNanos == 0 ? WireFormat.NO_DEADLINE : sourceTime + latencyBoundNanos)
+                .serviceClass(serviceClass).rawPayloadLength(frameBytes - WireFormat.HEADER_LENGTH);
+        int length = encoder.seal();
+        onSample.accept(new Sample(variableId, sequence, sourceTime, now));
+        sequence++;
+        router.accept(SimDatagram.of(frame.array(), length));
+        nextNominal += intervalNanos;
+        timer = loop.at(nextNominal + jitter(), this::publish);
+    }
+
+    public long sent() {
+        return sequence;
+    }
+}

@@ -1,0 +1,2 @@
+/** What produces and consumes samples in a simulation: publishers, raw datagram sources, subscribers. */
+package org.gridstat.sim.traffic;

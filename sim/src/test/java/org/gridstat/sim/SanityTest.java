@@ -1,0 +1,38 @@
+package org.gridstat.sim;
+
+import static org.gridstat.sim.Scenarios.MS;
+import static org.gridstat.sim.Scenarios.S;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.sim.metrics.FlowInterval;
+import org.gridstat.sim.scenario.Scenario;
+import org.junit.jupiter.api.Test;
+
+/** The simulator against theory. */
+class SanityTest {
+    @Test
+    void belowCapacityNothingIsLostAndLatencyIsSerializationPlusPropagation() {
+        long interval = S / 60;
+        Scenario s = Scenarios.scenario(Scenarios.line(125_000, 5 * MS), 10 * S, Map.of(),
+                List.of(Scenarios.variable("pmu", "r1", 260, interval, ServiceClass.HRT, 50 * MS)),
+                List.of(Scenarios.subscription("cc", "pmu", "r2", interval, 50 * MS, ServiceClass.HRT)), List.of(),
+                List.of());
+        SimulationResult r = Simulation.run(s);
+        assertEquals("admitted", r.admissions().get("cc"));
+        FlowInterval sum = r.summary("cc");
+        assertEquals(600, sum.offered());
+        assertEquals(600, sum.delivered(), "the last sample, at 9.984 s, arrives 7.3 ms later, before the end");
+        assertEquals(0, sum.late());
+        assertEquals(0, sum.overflowDrops());
+        // 288 wire bytes (260 + IP and UDP headers) at 125,000 B/s, 5 ms, then 288 B at 1 Gbit/s
+        long expected = 288 * S / 125_000 + 5 * MS + 288 * S / Simulation.DELIVERY_CAPACITY;
+        // within the latency histogram's resolution (3 significant digits)
+        assertEquals(expected, sum.latencyMaxNanos(), expected / 1000.0);
+        assertEquals(expected, sum.latencyP50Nanos(), expected / 1000.0);
+        assertEquals(10, r.rows().size());
+        r.rows().forEach(row -> assertEquals(60, row.delivered(), row.toString()));
+    }
+}
