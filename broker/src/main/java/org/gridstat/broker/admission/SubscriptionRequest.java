@@ -14,7 +14,7 @@ public record SubscriptionRequest(long subscriptionId, VariableId variable, Stri
                                   String subscriberRouter, int frameBytes, QosSpec qos, String subscriberLink,
                                   long publisherIntervalNanos) {
     /** IPv4 and UDP headers that every frame carries on the wire as well. */
-    public static final int PACKET_OVERHEAD = 28;
+    public static final int PACKET_OVERHEAD = org.gridstat.core.wire.WireFormat.DATAGRAM_OVERHEAD;
 
     /** A request without delivery details: for admission checks and what-if questions. */
     public SubscriptionRequest(long subscriptionId, VariableId variable, String publisherRouter, String subscriberRouter,

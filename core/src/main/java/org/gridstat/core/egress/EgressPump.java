@@ -179,12 +179,11 @@ public final class EgressPump<E> {
     /** Sends, delays or loses the packed datagram; returns whether anything was written. */
     private boolean closeDatagram(long now) {
         int n = packedCount;
-        int bytes = packedBytes;
-        if (n > 1) {
-            int framing = BatchHeaderWriter.headerLength(n);
-            engine.chargeFraming(link, framing, now);
-            bytes += framing;
-        }
+        // The link carries the datagram's IP and UDP headers (and a batch's header) beside its
+        // frames: charged to the pacer, which would otherwise overrun the wire by them.
+        int framing = WireFormat.DATAGRAM_OVERHEAD + (n > 1 ? BatchHeaderWriter.headerLength(n) : 0);
+        engine.chargeFraming(link, framing, now);
+        int bytes = packedBytes + framing;
         packedCount = 0;
         packedBytes = 0;
         openPumps = 0;

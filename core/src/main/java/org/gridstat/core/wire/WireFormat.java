@@ -40,6 +40,12 @@ public final class WireFormat {
     public static final int BATCH_HEADER_LENGTH = 12;
     public static final int BATCH_LENGTH_ENTRY = 2;
 
+    /**
+     * IPv4 and UDP header bytes every datagram carries on the wire beyond its payload: what a link's
+     * pacer charges per datagram, and what the broker adds to every frame it reserves for.
+     */
+    public static final int DATAGRAM_OVERHEAD = 28;
+
     /** Largest UDP datagram over IPv4: the most a batch may be on a link whose MTU allows it. */
     public static final int MAX_DATAGRAM_LENGTH = 65_507;
     /** Most events one batch can hold: header-only events in the largest datagram. */

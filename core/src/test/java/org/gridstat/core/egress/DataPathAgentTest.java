@@ -13,6 +13,7 @@ import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.core.wire.WireFormat;
 import org.junit.jupiter.api.Test;
 
 /** The data path's duty cycle, stepped by hand on a manual clock. */
@@ -29,8 +30,8 @@ class DataPathAgentTest {
      * bucket (rate {@code CAPACITY}, depth {@code BURST}, full at the start), sent as the pump
      * sends them: an event leaves as soon as the bucket is not in debt and its bytes are charged
      * when it leaves; the events that leave at one time are packed five to a 1,472-byte datagram,
-     * and a batch's framing (12 bytes and 2 an event) is charged when it closes, which is when the
-     * next event does not fit or the cycle ends.
+     * and a datagram's framing (28 bytes of IP and UDP headers, and a batch's 12 bytes and 2 an
+     * event) is charged when it closes, which is when the next event does not fit or the cycle ends.
      */
     private static List<Long> tokenBucket(long start, int n) {
         return tokenBucket(start, n, 5);
@@ -38,22 +39,24 @@ class DataPathAgentTest {
 
     /** As {@link #tokenBucket(long, int)}, with at most {@code perDatagram} events packed together. */
     private static List<Long> tokenBucket(long start, int n, int perDatagram) {
+        // Tokens in units of 1e-9 byte, as the bucket counts them: exact, no rounding.
+        final long nano = 1_000_000_000L;
         List<Long> out = new ArrayList<>();
-        double tokens = BURST;
+        long tokens = BURST * nano;
         long last = start;
         int packed = 0;
         for (int i = 0; i < n; i++) {
             long t = last;
             if (tokens < 0) {
-                tokens -= framing(packed); // the cycle ended with this datagram open
+                tokens -= framing(packed) * nano; // the cycle ended with this datagram open
                 packed = 0;
-                t = last + (long) Math.ceil(-tokens / (CAPACITY / 1e9));
-                tokens = Math.min(BURST, tokens + (t - last) * (CAPACITY / 1e9));
+                t = last + (-tokens - 1) / CAPACITY + 1;
+                tokens = Math.min(BURST * nano, tokens + (t - last) * CAPACITY);
             }
             out.add(t);
-            tokens -= 260;
+            tokens -= 260 * nano;
             if (packed == perDatagram) {
-                tokens -= framing(packed);
+                tokens -= framing(packed) * nano;
                 packed = 0;
             }
             packed++;
@@ -62,8 +65,9 @@ class DataPathAgentTest {
         return out;
     }
 
+    /** What closing a datagram of {@code packed} events charges: IP and UDP headers, and a batch's header. */
     private static int framing(int packed) {
-        return packed > 1 ? 12 + 2 * packed : 0;
+        return packed == 0 ? 0 : WireFormat.DATAGRAM_OVERHEAD + (packed > 1 ? 12 + 2 * packed : 0);
     }
 
     private static List<Long> times(List<Sent> sent, long origin) {
@@ -124,7 +128,7 @@ class DataPathAgentTest {
      * Twenty HRT events queued at once, each with an end-to-end deadline 12 ms after its source
      * time, leave at the token bucket's times to the nanosecond whatever the step: their expiry was
      * converted to the monotonic clock when they were queued, so the step neither expires them (an
-     * hour forward) nor keeps them (an hour back). The last two cannot leave by 12 ms and are
+     * hour forward) nor keeps them (an hour back). The last three cannot leave by 12 ms and are
      * dropped at the head, with or without the step. After the step, a publisher whose clock did not
      * step is an hour off the router's: its frames are refused as stale (router an hour ahead) or
      * ahead (router an hour behind); one that stepped with the router is on time, and its event
@@ -148,14 +152,16 @@ class DataPathAgentTest {
             h.clock.stepWall(step); // NTP steps the host's clock an hour mid-stream
             h.runUntil(start + 30 * MS);
 
-            List<Long> expected = tokenBucket(0, 20).subList(0, 18);
-            assertEquals(expected, times(h.links.get(0).sent, start), label + "the token bucket's departures");
-            assertEquals(13_423_077L, tokenBucket(0, 20).get(19), "the last would leave after its 12 ms");
-            for (int i = 0; i < 18; i++) {
+            List<Long> bucket = tokenBucket(0, 20);
+            int inTime = (int) bucket.stream().filter(t -> t <= 12 * MS).count();
+            assertEquals(17, inTime, "the bucket lets 17 leave by 12 ms, and the last ones after");
+            assertEquals(bucket.subList(0, inTime), times(h.links.get(0).sent, start),
+                    label + "the token bucket's departures");
+            for (int i = 0; i < inTime; i++) {
                 assertEquals("e" + i, h.links.get(0).sent.get(i).event(), label + "in order");
             }
-            assertEquals(List.of("e18", "e19"), h.refs.released, label + "the two that could not leave by 12 ms");
-            assertEquals(2, h.engine.statistics(0).flow(1).queue().deadlineMisses(), label + "counted as misses");
+            assertEquals(List.of("e17", "e18", "e19"), h.refs.released, label + "the three that could not leave by 12 ms");
+            assertEquals(3, h.engine.statistics(0).flow(1).queue().deadlineMisses(), label + "counted as misses");
 
             // After the step: a publisher that did not step, and one that did.
             long unstepped = epochStart + 30 * MS;
@@ -171,7 +177,7 @@ class DataPathAgentTest {
             assertEquals(before + 1, h.links.get(0).sent.size(), label + "sent in the cycle it came");
             Sent last = h.links.get(0).sent.get(h.links.get(0).sent.size() - 1);
             assertEquals(new Sent("stepped", at), last, label + "at once on the idle link");
-            assertEquals(2, h.engine.statistics(0).flow(1).queue().deadlineMisses(), label + "no miss after the step");
+            assertEquals(3, h.engine.statistics(0).flow(1).queue().deadlineMisses(), label + "no miss after the step");
         }
     }
 

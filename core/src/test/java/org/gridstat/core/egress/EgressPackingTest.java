@@ -131,7 +131,8 @@ class EgressPackingTest {
 
     @Test
     void anEmulatedLinkSerializesDelaysAndLosesEachDatagramWhole() {
-        // 1 B/us wire, 5 ms propagation: a 5-event batch (1,300 + 22 bytes) then a 2-event one (520 + 16).
+        // 1 B/us wire, 5 ms propagation: a 5-event batch (1,300 + 22 bytes, 28 of IP and UDP headers)
+        // then a 2-event one (520 + 16 + 28).
         LinkEmulator wire = new LinkEmulator(1_000_000, LinkEmulator.UNBOUNDED, 5 * MS, 0, 0, 0, 1, AgentHarness.T0);
         AgentHarness h = new AgentHarness(wire, EgressPump.DEFAULT_MTU, AgentHarness.link(1_000_000_000, 1_000_000));
         h.install(1, 7, 0, ServiceClass.BE, 64);
@@ -142,9 +143,9 @@ class EgressPackingTest {
         assertEquals(7, h.agent.pump(0).delayed());
         h.runUntil(start + 10 * MS);
         assertEquals(List.of(5, 2), sizes(tx), "each datagram arrives whole");
-        assertEquals(start + 5 * MS + 1_322_000, tx.sent.get(0).at());
-        assertEquals(start + 5 * MS + 1_322_000, tx.sent.get(4).at());
-        assertEquals(start + 5 * MS + 1_858_000, tx.sent.get(5).at(), "serialized after the first, by its own bytes");
+        assertEquals(start + 5 * MS + 1_350_000, tx.sent.get(0).at());
+        assertEquals(start + 5 * MS + 1_350_000, tx.sent.get(4).at());
+        assertEquals(start + 5 * MS + 1_914_000, tx.sent.get(5).at(), "serialized after the first, by its own bytes");
 
         LinkEmulator lossy = new LinkEmulator(0, LinkEmulator.UNBOUNDED, 0, 1.0, 0, 0, 1, AgentHarness.T0);
         AgentHarness l = new AgentHarness(lossy, EgressPump.DEFAULT_MTU, AgentHarness.link(1_000_000_000, 1_000_000));

@@ -275,7 +275,9 @@ class IngressPathTest {
         }
         List<ByteBuf> onA = drainOutbound(linkA);
         List<ByteBuf> onB = drainOutbound(linkB);
-        assertEquals(25, onA.size(), "link a's burst: 50 µs of 1 Gbit/s and one maximum frame");
+        // Link a's burst, 50 µs of 1 Gbit/s and one maximum frame (7,722 B), in datagrams of five
+        // frames, each 1,350 B with its batch, IP and UDP headers: 22 frames leave at once.
+        assertEquals(22, onA.size(), "link a's burst");
         clock.advance(50_000L); // one pacing tick later the fast link has sent the rest
         linkA.advanceTimeBy(50, java.util.concurrent.TimeUnit.MICROSECONDS);
         linkA.runScheduledPendingTasks();
@@ -290,27 +292,37 @@ class IngressPathTest {
         onA.forEach(ByteBuf::release);
         onB.forEach(ByteBuf::release);
 
-        // The pacing timer sends the backlog at the link's rate: 2,600 B/s is one frame per 100 ms.
-        int[] sentBy = new int[6];
-        for (int step = 1; step <= 5; step++) {
-            clock.advance(100_000_000L);
-            linkA.advanceTimeBy(100, java.util.concurrent.TimeUnit.MILLISECONDS);
-            linkA.runScheduledPendingTasks();
-            List<ByteBuf> more = drainOutbound(linkB);
-            sentBy[step] = sentBy[step - 1] + more.size();
-            more.forEach(ByteBuf::release);
+        // The pacing timer sends the backlog at the link's rate: 2,600 B/s is one 288-byte frame
+        // (260 and its IP and UDP headers) per 110.77 ms. Time is stepped to each timer the loop
+        // holds, as it would pass, so each departure shows when the router woke for it.
+        List<Long> at = new java.util.ArrayList<>();
+        long elapsed = 0;
+        while (at.size() < 5 && elapsed < 2_000_000_000L) {
+            long next = linkA.runScheduledPendingTasks();
+            for (ByteBuf b : drainOutbound(linkB)) {
+                at.add(elapsed);
+                b.release();
+            }
+            long step = next <= 0 ? 1_000_000L : Math.min(next, 10_000_000L);
+            clock.advance(step);
+            linkA.advanceTimeBy(step, java.util.concurrent.TimeUnit.NANOSECONDS);
+            elapsed += step;
         }
-        assertEquals(5, sentBy[5], "the whole backlog leaves within 0.5 s");
-        assertTrue(sentBy[1] <= 2, "no faster than the link: " + java.util.Arrays.toString(sentBy));
+        assertEquals(5, at.size(), "the whole backlog leaves: " + at);
+        for (int k = 0; k < 5; k++) {
+            long exact = (k + 1) * 288L * 1_000_000_000L / 2600;
+            assertTrue(Math.abs(at.get(k) - exact) <= 1_000_000L, "departure " + k + " at " + at.get(k)
+                    + " ns, the link's rate says " + exact + ": " + at);
+        }
         assertEquals(0, counters().links().get("b").flow(2).queue().backlog());
         assertEquals(0, counters().links().get("b").flow(2).queue().deadlineMisses());
     }
 
     @Test
     void aLinkPacedAtSubMillisecondSpacingIsServedByThePacingTick() {
-        // Link b carries 2.6 MB/s: one 260-byte frame per 100 µs once its burst (50 µs of rate plus
-        // a maximum frame) is spent. Waits that short are served by the link's periodic pacing
-        // tick, not a timer per departure.
+        // Link b carries 2.6 MB/s: one 260-byte frame, 288 bytes with its IP and UDP headers, per
+        // 110.8 µs once its burst (50 µs of rate plus a maximum frame) is spent. Waits that short are
+        // served by the link's periodic pacing tick (50 µs), not a timer per departure.
         wire(new String[] {"name=a address=127.0.0.1:21001", "name=b address=127.0.0.1:21002 capacity=2600000"},
                 new String[] {"id=1 variable=1 link=a class=BE", "id=2 variable=1 link=b class=BE buffer=200"});
         for (int i = 0; i < 200; i++) {
@@ -327,16 +339,19 @@ class IngressPathTest {
         int steps = 0;
         while (sent < backlog && steps < 10 * backlog) {
             steps++;
-            clock.advance(100_000L);
-            linkA.advanceTimeBy(100, java.util.concurrent.TimeUnit.MICROSECONDS);
+            clock.advance(50_000L);
+            linkA.advanceTimeBy(50, java.util.concurrent.TimeUnit.MICROSECONDS);
             linkA.runScheduledPendingTasks();
             List<ByteBuf> more = drainOutbound(linkB);
-            assertTrue(more.size() <= 2, "step " + steps + ": " + more.size() + " frames, faster than the link");
+            assertTrue(more.size() <= 1, "step " + steps + ": " + more.size() + " frames, faster than the link");
             sent += more.size();
             more.forEach(ByteBuf::release);
         }
         assertEquals(backlog, sent, "the whole backlog leaves");
-        assertTrue(steps <= backlog + 2, backlog + " frames took " + steps + " steps of 100 µs: the link's rate");
+        // At the link's rate: 288 bytes a frame at 130 bytes per 50 µs step, within a step either way.
+        double exact = backlog * 288.0 / 130;
+        assertTrue(Math.abs(steps - exact) <= 2, backlog + " frames took " + steps + " steps of 50 µs, the link's rate "
+                + exact);
         assertEquals(0, counters().links().get("b").flow(2).queue().overflowDrops());
         // Once nothing has waited for 10 ms, the tick stops: what stays scheduled on the data path's
         // loop is the estimator's next period, not a tick.
