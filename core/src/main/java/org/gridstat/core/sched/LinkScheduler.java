@@ -157,6 +157,7 @@ public final class LinkScheduler<E> {
                     backlog--;
                     flowCounters[slot].overflow();
                     flowCounters[slot].discarded(1);
+                    classCounters[flowClass[slot]].overflow();
                     classCounters[flowClass[slot]].discarded(1);
                     releaser.release(from.pop());
                 } else {
@@ -189,8 +190,8 @@ public final class LinkScheduler<E> {
         unlink(slot);
         FlowQueue<E> q = queues[slot];
         int n = q.size();
-        flowCounters[slot].discarded(n);
-        classCounters[flowClass[slot]].discarded(n);
+        flowCounters[slot].removed(n);
+        classCounters[flowClass[slot]].removed(n);
         backlog -= n;
         while (!q.isEmpty()) {
             releaser.release(q.pop());

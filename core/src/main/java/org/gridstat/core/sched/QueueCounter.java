@@ -10,6 +10,7 @@ public enum QueueCounter implements CounterDescriptor {
     DEPARTURE_BYTES("bytes of the events sent"),
     OVERFLOW_DROPS("events refused because the queue was full"),
     DEADLINE_MISSES("events dropped at the head once they could no longer meet their end-to-end deadline"),
+    REMOVED_DROPS("events dropped because their flow was torn down while they waited"),
     BACKLOG("events waiting now"),
     ARRIVAL_RATE("moving average of bytes queued per second (a double's bits)"),
     DEPARTURE_RATE("moving average of bytes sent per second (a double's bits)");

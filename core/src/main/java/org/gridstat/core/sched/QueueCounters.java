@@ -16,6 +16,7 @@ final class QueueCounters {
     private static final int DEPARTURE_BYTES = QueueCounter.DEPARTURE_BYTES.ordinal();
     private static final int OVERFLOWS = QueueCounter.OVERFLOW_DROPS.ordinal();
     private static final int DEADLINE_MISSES = QueueCounter.DEADLINE_MISSES.ordinal();
+    private static final int REMOVED = QueueCounter.REMOVED_DROPS.ordinal();
     private static final int BACKLOG = QueueCounter.BACKLOG.ordinal();
     private static final int ARRIVAL_RATE_BITS = QueueCounter.ARRIVAL_RATE.ordinal();
     private static final int DEPARTURE_RATE_BITS = QueueCounter.DEPARTURE_RATE.ordinal();
@@ -73,8 +74,14 @@ final class QueueCounters {
         c.add(BACKLOG, events);
     }
 
-    /** Events removed without departure or miss (the flow was torn down or moved to another class). */
+    /** Events that left the backlog for another queue (their flow moved to another class). */
     void discarded(int events) {
+        c.add(BACKLOG, -events);
+    }
+
+    /** Events dropped with their flow when it was torn down. */
+    void removed(int events) {
+        c.add(REMOVED, events);
         c.add(BACKLOG, -events);
     }
 
@@ -93,7 +100,7 @@ final class QueueCounters {
         latencyInterval = latency.getIntervalHistogram(latencyInterval);
         latencyTotal.add(latencyInterval);
         return new QueueStatistics(c.get(ARRIVALS), c.get(ARRIVAL_BYTES), c.get(DEPARTURES), c.get(DEPARTURE_BYTES),
-                c.get(OVERFLOWS), c.get(DEADLINE_MISSES), c.get(BACKLOG),
+                c.get(OVERFLOWS), c.get(DEADLINE_MISSES), c.get(REMOVED), c.get(BACKLOG),
                 Double.longBitsToDouble(c.get(ARRIVAL_RATE_BITS)), Double.longBitsToDouble(c.get(DEPARTURE_RATE_BITS)),
                 latencyTotal.getValueAtPercentile(50), latencyTotal.getValueAtPercentile(99), latencyTotal.getMaxValue());
     }

@@ -12,6 +12,7 @@ public final class QueueStatistics {
     private final long departureBytes;
     private final long overflowDrops;
     private final long deadlineMisses;
+    private final long removedDrops;
     private final long backlog;
     private final double arrivalRate;
     private final double departureRate;
@@ -20,7 +21,7 @@ public final class QueueStatistics {
     private final long latencyMax;
 
     QueueStatistics(long arrivals, long arrivalBytes, long departures, long departureBytes, long overflowDrops,
-                    long deadlineMisses, long backlog, double arrivalRate, double departureRate, long latencyP50,
+                    long deadlineMisses, long removedDrops, long backlog, double arrivalRate, double departureRate, long latencyP50,
                     long latencyP99, long latencyMax) {
         this.arrivals = arrivals;
         this.arrivalBytes = arrivalBytes;
@@ -28,6 +29,7 @@ public final class QueueStatistics {
         this.departureBytes = departureBytes;
         this.overflowDrops = overflowDrops;
         this.deadlineMisses = deadlineMisses;
+        this.removedDrops = removedDrops;
         this.backlog = backlog;
         this.arrivalRate = arrivalRate;
         this.departureRate = departureRate;
@@ -65,6 +67,11 @@ public final class QueueStatistics {
     }
 
     /** Events waiting now. */
+    /** Events dropped because their flow was torn down while they waited. */
+    public long removedDrops() {
+        return removedDrops;
+    }
+
     public long backlog() {
         return backlog;
     }
@@ -93,8 +100,9 @@ public final class QueueStatistics {
 
     @Override
     public String toString() {
-        return String.format("arrivals %d, departures %d, overflow %d, deadline misses %d, backlog %d, "
-                        + "rate in %.0f B/s out %.0f B/s, hop latency p50 %d ns p99 %d ns max %d ns", arrivals, departures,
-                overflowDrops, deadlineMisses, backlog, arrivalRate, departureRate, latencyP50, latencyP99, latencyMax);
+        return String.format("arrivals %d, departures %d, overflow %d, deadline misses %d, removed with flow %d, "
+                        + "backlog %d, rate in %.0f B/s out %.0f B/s, hop latency p50 %d ns p99 %d ns max %d ns", arrivals,
+                departures, overflowDrops, deadlineMisses, removedDrops, backlog, arrivalRate, departureRate, latencyP50,
+                latencyP99, latencyMax);
     }
 }

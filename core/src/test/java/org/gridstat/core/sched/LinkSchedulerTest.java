@@ -287,6 +287,19 @@ class LinkSchedulerTest {
         assertNull(s.statistics().flow(7));
         assertEquals(1, s.backlog(), "flow 9's last event");
         assertEquals(6, sim.released.size(), "every event of flow 7 not sent is given back");
+        // Nothing leaves the books unseen: per class, what arrived departed, missed, overflowed,
+        // went with its flow or still waits (flow 7 moved from BE to HRT with its backlog).
+        QueueStatistics hrt = s.statistics().serviceClass(ServiceClass.HRT);
+        QueueStatistics be = s.statistics().serviceClass(ServiceClass.BE);
+        assertEquals(3, hrt.removedDrops(), "flow 7's three left when it was torn down, counted");
+        assertEquals(3, be.overflowDrops() + hrt.overflowDrops(), "the shrink's three, counted in the class too");
+        long arrived = hrt.arrivals() + be.arrivals();
+        long accounted = 0;
+        for (QueueStatistics c : List.of(hrt, be)) {
+            accounted += c.departures() + c.deadlineMisses() + c.overflowDrops() + c.removedDrops() + c.backlog();
+        }
+        assertEquals(11, arrived);
+        assertEquals(arrived, accounted, "every arrival accounted for");
         assertThrows(IllegalArgumentException.class, () -> s.removeFlow(f));
         int again = sim.flow(8, ServiceClass.BE, 1_000, 1_000, 10);
         assertEquals(f, again, "the slot is reused");
