@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
+import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.catalog.PublishedVariable;
 import org.gridstat.broker.install.FlowInstaller;
 import org.gridstat.broker.topology.Link;
@@ -74,8 +75,11 @@ public final class Simulation {
     private final QosBroker broker;
     private final PacketReferences references = new PacketReferences();
 
-    private Simulation(Scenario scenario) {
+    private final boolean checking;
+
+    private Simulation(Scenario scenario, boolean checking) {
         this.scenario = scenario;
+        this.checking = checking;
         this.random = new SplittableRandom(scenario.seed());
         build();
         this.broker = QosBroker.inProcess(scenario.topology(), new Installer());
@@ -83,7 +87,57 @@ public final class Simulation {
 
     /** Runs {@code scenario} to its end. */
     public static SimulationResult run(Scenario scenario) {
-        return new Simulation(scenario).execute();
+        return new Simulation(scenario, false).execute();
+    }
+
+    /** A run and what its invariants found wrong (nothing, if all is well). */
+    public record Checked(SimulationResult result, List<String> violations, int hrtChecked) {
+    }
+
+    /**
+     * Runs {@code scenario} and checks the invariants of {@link Invariants} at its end: what
+     * deterministic simulation testing asks of every run.
+     */
+    public static Checked runChecked(Scenario scenario) {
+        Simulation sim = new Simulation(scenario, true);
+        SimulationResult r = sim.execute();
+        Invariants invariants = new Invariants(sim, r);
+        List<String> violations = invariants.check();
+        return new Checked(r, violations, invariants.hrtChecked());
+    }
+
+    // --- what Invariants reads -----------------------------------------------------------------
+
+    Scenario scenario() {
+        return scenario;
+    }
+
+    Map<String, SimRouter> routers() {
+        return routers;
+    }
+
+    Map<String, SimLink> links() {
+        return links;
+    }
+
+    PacketReferences references() {
+        return references;
+    }
+
+    Map<String, SubscriptionSeries> series() {
+        return series;
+    }
+
+    QosBroker broker() {
+        return broker;
+    }
+
+    Map<String, Long> subscriptionIds() {
+        return subscriptionIds;
+    }
+
+    Map<String, RawSender> rawSenders() {
+        return rawSenders;
     }
 
     // --- the network -------------------------------------------------------------------------
@@ -242,7 +296,7 @@ public final class Simulation {
         Publisher pub = new Publisher(loop, p.id(), v.serviceClass(), v.frameBytes(), v.intervalNanos(), v.jitterNanos(),
                 v.latencyBoundNanos(), EPOCH_BASE, v.clockOffsetNanos(), random.split(), router::receive,
                 sample -> byVariable.getOrDefault(sample.variableId(), List.of())
-                        .forEach(s -> s.published(sample.sourceTimeNanos())));
+                        .forEach(s -> s.published(sample.sequence(), sample.sourceTimeNanos())));
         publishers.put(v.name(), pub);
         pub.start(v.startNanos());
     }
@@ -269,6 +323,11 @@ public final class Simulation {
         subscriptionIds.put(s.label(), ((AdmissionResult.Admitted) r).subscriptionId());
         SubscriptionSeries ser = new SubscriptionSeries(s.label(), s.qos().intervalNanos(), v.intervalNanos(),
                 s.qos().latencyBoundNanos());
+        if (checking) {
+            ser.check();
+        }
+        long[] before = dropTotals(s.label());
+        ser.startFrom(before[0], before[1], before[2]);
         series.put(s.label(), ser);
         byVariable.computeIfAbsent(v.id(), k -> new ArrayList<>()).add(ser);
         deliveries.get(s.router() + "/" + s.link()).add(v.id(), ser);
@@ -317,11 +376,19 @@ public final class Simulation {
     }
 
     private void closeInterval(String label, SubscriptionSeries s, long from, long to) {
+        long[] t = dropTotals(label);
+        s.close(from, to, t[0], t[1], t[2]);
+    }
+
+    /** The running totals of a subscription's overflow drops, deadline misses and copies lost on its paths. */
+    private long[] dropTotals(String label) {
         long overflow = 0;
         long misses = 0;
+        long lost = 0;
         Long id = subscriptionIds.get(label);
-        if (id != null && broker.subscription(id) != null) {
-            for (long flowId : broker.subscription(id).flowIds()) {
+        AdmittedSubscription a = id == null ? null : broker.subscription(id);
+        if (a != null) {
+            for (long flowId : a.flowIds()) {
                 Object[] place = flowPlaces.get(flowId);
                 if (place == null) {
                     continue;
@@ -332,8 +399,21 @@ public final class Simulation {
                     misses += f.queue().deadlineMisses();
                 }
             }
+            long variable = a.request().variable().value();
+            java.util.Set<String> places = new java.util.HashSet<>(); // paths meet at their ends: count each once
+            for (List<AdmissionResult.Hop> path : a.admitted().paths()) {
+                for (AdmissionResult.Hop h : path) {
+                    if (places.add(h.router())) {
+                        lost += routers.get(h.router()).refusedOf(variable);
+                    }
+                    String link = h.next() == null ? h.router() + "/" + a.request().subscriberLink() : h.router() + "->" + h.next();
+                    if (places.add(link) && links.containsKey(link)) {
+                        lost += links.get(link).lostOf(variable);
+                    }
+                }
+            }
         }
-        s.close(from, to, overflow, misses);
+        return new long[] {overflow, misses, lost};
     }
 
     private SimulationResult result() {

@@ -26,6 +26,7 @@ public record RouterNode(String id, int index, long forwardingCapacity, long que
         if (priority != null && address == null) {
             throw new IllegalArgumentException("router " + id + ": a priority port needs the data address beside it");
         }
+        cloud = cloud == null ? "" : cloud; // none, as a topology file without the key says
         delivery = List.copyOf(delivery);
         java.util.Set<String> names = new java.util.HashSet<>();
         for (OutLink l : delivery) {

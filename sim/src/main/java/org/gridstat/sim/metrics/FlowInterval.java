@@ -8,9 +8,13 @@ package org.gridstat.sim.metrics;
  * @param late           deliveries after the subscription's deadline
  * @param overflowDrops  copies the routers on its paths refused for a full flow queue
  * @param deadlineMisses copies the routers on its paths dropped once they could no longer be in time
+ * @param copiesLost     copies of its variable lost elsewhere on its paths: on a link (loss,
+ *                       outage, cut, a full packet queue), or refused by a router (down, no flow
+ *                       for it, a source time it does not trust); shared with every subscription
+ *                       whose paths cross the same place
  * @param latencyP50Nanos latencies of the deliveries; 0 when none
  */
 public record FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
-                           long overflowDrops, long deadlineMisses, long latencyP50Nanos, long latencyP99Nanos,
+                           long overflowDrops, long deadlineMisses, long copiesLost, long latencyP50Nanos, long latencyP99Nanos,
                            long latencyMaxNanos) {
 }

@@ -28,8 +28,19 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     private long totalLate;
     private long totalOverflow;
     private long totalMisses;
+    /** Samples offered and not yet delivered, oldest first; at most {@value #WANTED_MEMORY}. */
+    private final java.util.Set<Long> wanted = new java.util.HashSet<>();
+    private final java.util.ArrayDeque<Long> wantedOrder = new java.util.ArrayDeque<>();
+    private static final int WANTED_MEMORY = 65_536;
+    private long unasked;
     private long lastOverflow;
+    private long lastLost;
+    private long totalLost;
     private long lastMisses;
+    /** When checking: every sequence delivered, and deliveries counted twice or judged wrongly. */
+    private java.util.Set<Long> seen;
+    private long repeated;
+    private long misjudged;
 
     public SubscriptionSeries(String label, long intervalNanos, long publisherIntervalNanos, long latencyBoundNanos) {
         this.label = label;
@@ -37,20 +48,59 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         this.wants = new RateFilter(new long[] {intervalNanos}, publisherIntervalNanos);
     }
 
+    /** Records every delivery, so a run can be checked for repeats and for lateness judged wrongly. */
+    public void check() {
+        seen = new java.util.HashSet<>();
+    }
+
+    /** Samples delivered more than once (checked runs only). */
+    public long repeated() {
+        return repeated;
+    }
+
+    /** Deliveries whose lateness was judged against the bound wrongly (checked runs only). */
+    public long misjudged() {
+        return misjudged;
+    }
+
     public String label() {
         return label;
     }
 
-    /** The publisher sent a sample with this source time. */
-    public void published(long sourceTimeNanos) {
+    /** The publisher sent sample {@code sequence} with this source time. */
+    public void published(long sequence, long sourceTimeNanos) {
         if (wants.accept(sourceTimeNanos)) {
             offered++;
             totalOffered++;
+            wanted.add(sequence);
+            wantedOrder.add(sequence);
+            if (wantedOrder.size() > WANTED_MEMORY) {
+                wanted.remove(wantedOrder.poll()); // long given up: a delivery now would not count
+            }
         }
+    }
+
+    /** Samples delivered that the subscription's rate did not ask for (another's, on the same link): not counted. */
+    public long unasked() {
+        return unasked;
     }
 
     @Override
     public void delivered(long sequence, long sourceTimeNanos, long latencyNanos, boolean isLate) {
+        if (seen != null) {
+            if (!seen.add(sequence)) {
+                repeated++;
+            }
+            if (isLate != (latencyNanos > latencyBound)) {
+                misjudged++;
+            }
+        }
+        if (!wanted.remove(sequence)) {
+            // The link carries the variable at the highest rate any subscriber behind it asks: this
+            // sample is another's, and the subscriber's own rate filter would leave it.
+            unasked++;
+            return;
+        }
         delivered++;
         totalDelivered++;
         long l = Math.max(0, Math.min(latencyNanos, HOUR));
@@ -68,20 +118,34 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     }
 
     /**
+     * Starts the running totals of the routers' drops from where they stand when the subscription
+     * is admitted: what they counted before is not its.
+     */
+    public void startFrom(long overflowDrops, long deadlineMisses, long copiesLost) {
+        lastOverflow = overflowDrops;
+        lastMisses = deadlineMisses;
+        lastLost = copiesLost;
+    }
+
+    /**
      * Closes the interval {@code [from, to)}.
      *
      * @param overflowDrops  the routers' overflow drops on its flows so far (a running total)
      * @param deadlineMisses the same for deadline misses
+     * @param copiesLost     the same for copies lost on links and refused by routers on its paths
      */
-    public void close(long from, long to, long overflowDrops, long deadlineMisses) {
+    public void close(long from, long to, long overflowDrops, long deadlineMisses, long copiesLost) {
         long overflow = Math.max(0, overflowDrops - lastOverflow);
         long misses = Math.max(0, deadlineMisses - lastMisses);
+        long lost = Math.max(0, copiesLost - lastLost);
         lastOverflow = overflowDrops;
         lastMisses = deadlineMisses;
+        lastLost = copiesLost;
         totalOverflow += overflow;
         totalMisses += misses;
+        totalLost += lost;
         boolean any = latency.getTotalCount() > 0;
-        rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses,
+        rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
                 any ? latency.getValueAtPercentile(50) : 0, any ? latency.getValueAtPercentile(99) : 0,
                 any ? latency.getMaxValue() : 0));
         offered = 0;
@@ -98,6 +162,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     public FlowInterval summary(long from, long to) {
         boolean any = total.getTotalCount() > 0;
         return new FlowInterval(label, from, to, totalOffered, totalDelivered, totalLate, totalOverflow, totalMisses,
+                totalLost,
                 any ? total.getValueAtPercentile(50) : 0, any ? total.getValueAtPercentile(99) : 0,
                 any ? total.getMaxValue() : 0);
     }

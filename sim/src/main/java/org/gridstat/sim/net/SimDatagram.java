@@ -23,6 +23,8 @@ public final class SimDatagram {
     /** Set when one of its packets was lost on the way: it will never be whole. */
     boolean damaged;
     int packets;
+    /** Of its packets, how many the link's queue took. */
+    int queuedPackets;
     int packetsArrived;
 
     SimDatagram(byte[] bytes, int length, SimPacket opaque, int events) {
@@ -43,6 +45,25 @@ public final class SimDatagram {
             throw new IllegalArgumentException("a status event travels as its frame's bytes");
         }
         return new SimDatagram(null, packet.length, packet, 1);
+    }
+
+    /** Tells {@code each} the variable of every event it carries that core's codec reads as valid. */
+    public void forEachVariable(java.util.function.LongConsumer each) {
+        if (opaque != null) {
+            each.accept(opaque.variableId());
+            return;
+        }
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+        org.gridstat.core.wire.DatagramReader reader = new org.gridstat.core.wire.DatagramReader();
+        org.gridstat.core.wire.StatusEventDecoder decoder = new org.gridstat.core.wire.StatusEventDecoder();
+        if (reader.open(buffer, 0, length) != org.gridstat.core.wire.RejectReason.NONE) {
+            return;
+        }
+        while (reader.next()) {
+            if (decoder.wrap(buffer, reader.eventOffset(), reader.eventLength()) == org.gridstat.core.wire.RejectReason.NONE) {
+                each.accept(decoder.variableId());
+            }
+        }
     }
 
     public int length() {

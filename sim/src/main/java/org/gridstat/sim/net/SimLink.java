@@ -34,8 +34,11 @@ public final class SimLink {
     private long datagramsSent;
     private long datagramsDelivered;
     private long eventsDelivered;
+    /** Datagrams whose fate is not sealed yet: packets queued, or all sent and some still propagating. */
+    private long outstanding;
     private long packetsOnWire;
     private long bytesOnWire;
+    private final java.util.Map<Long, Long> lostByVariable = new java.util.HashMap<>();
     private final long[] datagramsLost = new long[Loss.values().length];
     private final long[] eventsLost = new long[Loss.values().length];
 
@@ -83,8 +86,12 @@ public final class SimLink {
             return;
         }
         int queued = queue.offer(d, d.packets);
+        d.queuedPackets = queued;
         if (queued < d.packets) {
             lose(d, Loss.QUEUE);
+        }
+        if (queued > 0) {
+            outstanding++;
         }
         if (!busy && !queue.isEmpty()) {
             startNext();
@@ -119,6 +126,9 @@ public final class SimLink {
         } else if (!d.damaged) {
             loop.after(model.delayNanos(), () -> arrive(d));
         }
+        if (index == d.queuedPackets - 1 && d.damaged) {
+            outstanding--; // its last queued packet is gone and it will never arrive whole
+        }
         startNext();
     }
 
@@ -137,6 +147,7 @@ public final class SimLink {
             return;
         }
         if (++d.packetsArrived == d.packets) {
+            outstanding--;
             datagramsDelivered++;
             eventsDelivered += d.events;
             receiver.accept(d);
@@ -148,7 +159,13 @@ public final class SimLink {
             d.damaged = true;
             datagramsLost[why.ordinal()]++;
             eventsLost[why.ordinal()] += d.events;
+            d.forEachVariable(v -> lostByVariable.merge(v, 1L, Long::sum));
         }
+    }
+
+    /** Events of {@code variableId} in datagrams this link lost, whatever the reason. */
+    public long lostOf(long variableId) {
+        return lostByVariable.getOrDefault(variableId, 0L);
     }
 
     private void scheduleOutage(SplittableRandom r) {
@@ -201,6 +218,11 @@ public final class SimLink {
 
     public long bytesOnWire() {
         return bytesOnWire;
+    }
+
+    /** Datagrams sent whose fate is not sealed yet: queued, or on the way. */
+    public long outstanding() {
+        return outstanding;
     }
 
     /** Packets waiting for the wire now. */

@@ -51,6 +51,7 @@ public final class SimRouter implements WakeupService {
     private final DatagramReader reader = new DatagramReader();
     private final FrameAdmission admission = new FrameAdmission();
     private final Map<RejectReason, Long> rejected = new EnumMap<>(RejectReason.class);
+    private final Map<Long, Long> refusedByVariable = new java.util.HashMap<>();
     private ForwardingEngine<SimPacket> engine;
     private DataPathAgent<SimPacket> agent;
     private SimTransmitter[] transmitters;
@@ -133,6 +134,7 @@ public final class SimRouter implements WakeupService {
     public void receive(SimDatagram d) {
         if (!up) {
             lostWhileDown += d.events;
+            d.forEachVariable(this::refused);
             return;
         }
         agent.beginCycle();
@@ -140,7 +142,9 @@ public final class SimRouter implements WakeupService {
             received++;
             SimPacket p = d.opaque;
             references.retain(p);
-            agent.forward(p.variableId, p.sourceTimeNanos, p.deadlineNanos, p, p.length);
+            if (agent.forward(p.variableId, p.sourceTimeNanos, p.deadlineNanos, p, p.length) < 0) {
+                refused(p.variableId);
+            }
             references.release(p);
         } else {
             ByteBuffer buffer = ByteBuffer.wrap(d.bytes);
@@ -163,12 +167,26 @@ public final class SimRouter implements WakeupService {
                     SimPacket p = SimPacket.frame(frame, length, admission.variableId(), 0, admission.sourceTimeNanos(),
                             admission.deadlineNanos());
                     references.retain(p);
-                    agent.forward(p.variableId, p.sourceTimeNanos, p.deadlineNanos, p, length);
+                    if (agent.forward(p.variableId, p.sourceTimeNanos, p.deadlineNanos, p, length) < 0) {
+                        refused(p.variableId); // no flow for it here, or a source time not trusted
+                    }
                     references.release(p);
                 }
             }
         }
         agent.doWork();
+    }
+
+    private void refused(long variableId) {
+        refusedByVariable.merge(variableId, 1L, Long::sum);
+    }
+
+    /**
+     * Events of {@code variableId} this router did not forward at all: it was down, had no flow for
+     * the variable, or did not trust the event's source time.
+     */
+    public long refusedOf(long variableId) {
+        return refusedByVariable.getOrDefault(variableId, 0L);
     }
 
     @Override
