@@ -22,7 +22,8 @@ import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.forward.SourceTimeTrust;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
-import org.gridstat.core.sched.FlowStatistics;
+import org.gridstat.core.forward.ForwardingEngine;
+import org.gridstat.core.sched.QueueCounter;
 import org.gridstat.core.sched.LinkSpec;
 import org.gridstat.core.sched.Shaping;
 import org.gridstat.sim.engine.EventLoop;
@@ -87,7 +88,17 @@ public final class Simulation {
 
     /** Runs {@code scenario} to its end. */
     public static SimulationResult run(Scenario scenario) {
-        return new Simulation(scenario, false).execute();
+        return prepare(scenario).execute();
+    }
+
+    /** Builds the network of {@code scenario}, ready to {@link #execute}; for measuring a run from outside. */
+    public static Simulation prepare(Scenario scenario) {
+        return new Simulation(scenario, false);
+    }
+
+    /** Flows the simulated routers hold now, over all their out-links. */
+    public long flowsHeld() {
+        return routers.values().stream().mapToLong(r -> r.engine().flows().size()).sum();
     }
 
     /** A run and what its invariants found wrong (nothing, if all is well). */
@@ -144,8 +155,7 @@ public final class Simulation {
 
     private void build() {
         Topology t = scenario.topology();
-        int maxFlows = Math.max(16, Math.min(65_536,
-                2 * (scenario.subscriptions().size() + scenario.rawSources().size()) + 16));
+        Map<String, Integer> flowsPerLink = FlowSizing.flowsPerLink(scenario);
         SourceTimeTrust trust = SourceTimeTrust.DEFAULT;
         Map<String, List<SimRouter.OutLink>> outLinks = new LinkedHashMap<>();
         for (RouterNode r : t.routers()) {
@@ -180,7 +190,7 @@ public final class Simulation {
             outLinks.put(r.id(), out);
         }
         for (RouterNode r : t.routers()) {
-            routers.put(r.id(), new SimRouter(r.id(), loop, outLinks.get(r.id()), maxFlows, trust, EPOCH_BASE, 0,
+            routers.put(r.id(), new SimRouter(r.id(), loop, outLinks.get(r.id()), flowsPerLink.get(r.id()), trust, EPOCH_BASE, 0,
                     references));
         }
         for (String name : scenario.links().keySet()) {
@@ -257,7 +267,8 @@ public final class Simulation {
 
     // --- the run -------------------------------------------------------------------------------
 
-    private SimulationResult execute() {
+    /** Runs the scenario to its end; once. */
+    public SimulationResult execute() {
         for (Scenario.Variable v : scenario.variables()) {
             declare(v);
         }
@@ -393,11 +404,9 @@ public final class Simulation {
                 if (place == null) {
                     continue;
                 }
-                FlowStatistics f = ((SimRouter) place[0]).engine().statistics((Integer) place[1]).flow(flowId);
-                if (f != null) {
-                    overflow += f.queue().overflowDrops();
-                    misses += f.queue().deadlineMisses();
-                }
+                ForwardingEngine<SimPacket> engine = ((SimRouter) place[0]).engine();
+                overflow += engine.flowCounter(flowId, QueueCounter.OVERFLOW_DROPS);
+                misses += engine.flowCounter(flowId, QueueCounter.DEADLINE_MISSES);
             }
             long variable = a.request().variable().value();
             java.util.Set<String> places = new java.util.HashSet<>(); // paths meet at their ends: count each once

@@ -155,6 +155,15 @@ public final class ForwardingEngine<E> {
         return links[link].statistics();
     }
 
+    /**
+     * One counter of flow {@code flowId}, 0 if the router holds no such flow: cheaper than a
+     * {@link #statistics} snapshot, which copies every queue's latencies. On the data-path thread.
+     */
+    public long flowCounter(long flowId, org.gridstat.core.sched.QueueCounter counter) {
+        Binding b = byFlow.get(flowId);
+        return b == null ? 0 : links[b.entry.outLink()].flowCounter(b.slot, counter);
+    }
+
     public int linkCount() {
         return links.length;
     }

@@ -11,10 +11,14 @@ final class RemovedVersions {
     private record Removal(long version, long sequence) {
     }
 
+    /** The ring starts this small and doubles as removals come, up to the capacity. */
+    private static final int INITIAL = 64;
+
     private final LongObjectMap<Removal> versions = new LongObjectMap<>(16);
+    private final int capacity;
     /** Ring of (flow id, sequence) in removal order; an entry whose sequence no longer matches is spent. */
-    private final long[] ids;
-    private final long[] sequences;
+    private long[] ids;
+    private long[] sequences;
     private int head;
     private int count;
     private long nextSequence;
@@ -23,11 +27,15 @@ final class RemovedVersions {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive");
         }
-        ids = new long[capacity];
-        sequences = new long[capacity];
+        this.capacity = capacity;
+        ids = new long[Math.min(capacity, INITIAL)];
+        sequences = new long[ids.length];
     }
 
     void remember(long flowId, long version) {
+        if (count == ids.length && ids.length < capacity) {
+            grow();
+        }
         if (count == ids.length) {
             long oldest = ids[head];
             Removal r = versions.get(oldest);
@@ -43,6 +51,21 @@ final class RemovedVersions {
         sequences[at] = seq;
         count++;
         versions.put(flowId, new Removal(version, seq));
+    }
+
+    /** Doubles the ring, oldest first from 0; a router that removes few flows never holds the whole capacity. */
+    private void grow() {
+        int size = (int) Math.min(capacity, 2L * ids.length);
+        long[] i = new long[size];
+        long[] q = new long[size];
+        for (int k = 0; k < count; k++) {
+            int from = (head + k) % ids.length;
+            i[k] = ids[from];
+            q[k] = sequences[from];
+        }
+        ids = i;
+        sequences = q;
+        head = 0;
     }
 
     void forget(long flowId) {

@@ -337,6 +337,11 @@ public final class LinkScheduler<E> {
         return next == Long.MAX_VALUE ? next : Math.max(next, linkReady);
     }
 
+    /** One counter of the flow in {@code slot}; see {@link org.gridstat.core.forward.ForwardingEngine#flowCounter}. */
+    public long flowCounter(int slot, QueueCounter counter) {
+        return flowCounters[slot].get(counter);
+    }
+
     /** Events waiting on the link, control included. */
     public int backlog() {
         return backlog;

@@ -44,6 +44,10 @@ final class QueueCounters {
     private double arrivalRate;
     private double departureRate;
 
+    long get(QueueCounter counter) {
+        return c.get(counter.ordinal());
+    }
+
     void arrival(int bytes) {
         c.increment(ARRIVALS);
         c.add(ARRIVAL_BYTES, bytes);

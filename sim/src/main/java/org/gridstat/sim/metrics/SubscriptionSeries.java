@@ -3,6 +3,7 @@ package org.gridstat.sim.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
 import org.gridstat.core.filter.RateFilter;
 import org.gridstat.sim.traffic.Subscriber;
 
@@ -18,8 +19,10 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     private final long latencyBound;
     private final RateFilter wants;
     private final List<FlowInterval> rows = new ArrayList<>();
-    private final Histogram latency = new Histogram(HOUR, 3);
-    private final Histogram total = new Histogram(HOUR, 3);
+    // Packed: memory grows with the latencies seen, not with the range (a flat one at 3 digits up
+    // to an hour is half a megabyte, a thousand subscriptions half a gigabyte).
+    private final Histogram latency = new PackedHistogram(HOUR, 3);
+    private final Histogram total = new PackedHistogram(HOUR, 3);
     private long offered;
     private long delivered;
     private long late;
