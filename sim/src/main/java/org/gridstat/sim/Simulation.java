@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongConsumer;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.catalog.PublishedVariable;
@@ -83,7 +84,16 @@ public final class Simulation {
 
     /** Runs {@code scenario} to its end. */
     public static SimulationResult run(Scenario scenario) {
-        return new Simulation(scenario).execute();
+        return run(scenario, done -> { });
+    }
+
+    /**
+     * Runs {@code scenario} to its end, telling {@code progress} the simulated nanoseconds done at
+     * the end of each report interval (the last time: the duration). The run reads no wall clock;
+     * a caller that reports progress to a person throttles it by its own.
+     */
+    public static SimulationResult run(Scenario scenario, LongConsumer progress) {
+        return new Simulation(scenario).execute(progress);
     }
 
     // --- the network -------------------------------------------------------------------------
@@ -203,7 +213,7 @@ public final class Simulation {
 
     // --- the run -------------------------------------------------------------------------------
 
-    private SimulationResult execute() {
+    private SimulationResult execute(LongConsumer progress) {
         for (Scenario.Variable v : scenario.variables()) {
             declare(v);
         }
@@ -224,6 +234,7 @@ public final class Simulation {
             loop.runUntil(to - 1); // the interval is [from, to)
             long f = from;
             series.forEach((label, s) -> closeInterval(label, s, f, to));
+            progress.accept(to);
         }
         loop.runUntil(end);
         return result();
