@@ -75,6 +75,11 @@ public final class Plots {
             series(drops, label + " overflow", rows, f -> f.overflowDrops(), color, SOLID);
             series(drops, label + " misses", rows, f -> f.deadlineMisses(), color, DASHED);
         }
+        for (XYChart c : List.of(latency, throughput, drops)) {
+            if (c.getSeriesMap().values().stream().noneMatch(s -> s.getYMax() > 0)) {
+                c.getStyler().setYAxisMax(1.0); // all zero: the line along the bottom, not in the middle
+            }
+        }
         return List.of(save(latency, dir.resolve("latency.png")), save(throughput, dir.resolve("throughput.png")),
                 save(drops, dir.resolve("drops.png")));
     }
