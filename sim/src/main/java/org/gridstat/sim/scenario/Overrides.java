@@ -22,7 +22,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  * {@code label} or {@code name} of a list's entry ({@code subscriptions.cc.rate}). Keys and names
  * that hold dots themselves are matched whole. Every step but the last must exist; the last may
  * add a key to a mapping. The value is YAML: {@code 30}, {@code 10s}, {@code [100, 1400]} or
- * {@code {discipline: fifo}}.
+ * {@code {discipline: fifo}}; an empty value is YAML's null, which a field reads as not given.
  */
 final class Overrides {
     private Overrides() {

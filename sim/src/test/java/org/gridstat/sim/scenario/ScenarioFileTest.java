@@ -149,6 +149,20 @@ class ScenarioFileTest {
     }
 
     @Test
+    void theAnnotatedExampleOfTheDocsIsAValidScenario() throws IOException {
+        String doc = Files.readString(Path.of("..", "docs", "simulator.md"));
+        int start = doc.indexOf("```yaml\n", doc.indexOf("Every key, annotated:")) + "```yaml\n".length();
+        String example = doc.substring(start, doc.indexOf("```", start));
+        Scenario s = parse(example, set("topology", "{routers: [{id: r1, capacity: 1000}, {id: r2, capacity: 1000},"
+                + " {id: r3, capacity: 1000}], links: [{between: [r1, r2], bandwidth: 250000, delay: 5ms},"
+                + " {between: [r2, r3], bandwidth: 250000, delay: 5ms}]}"));
+        assertEquals("ccc-testbed", s.name());
+        assertEquals(7, s.timeline().size());
+        assertEquals(new LinkModel(247_500, 5 * MS, 1500, 50, LinkModel.Discipline.DATAGRAM_FIFO, 0.001,
+                new LinkModel.BurstLoss(0.01, 0.3, 0.8), 60 * S, 200 * MS), s.links().get("r1->r2"));
+    }
+
+    @Test
     void whatIsNotGivenTakesItsDefault() {
         Scenario s = parse("""
                 duration: 2s
@@ -344,6 +358,8 @@ class ScenarioFileTest {
         assertEquals(Simulation.DELIVERY_CAPACITY, s.links().get("r3/cc").capacity(), "the whole entry is replaced");
         assertEquals(List.of(100), s.rawSources().get(0).sizes());
         assertEquals(99, s.seed());
+        Scenario emptied = parse(FULL, set("subscriptions.0.rate", "", "subscriptions.0.interval", "20ms"));
+        assertEquals(20 * MS, emptied.subscriptions().get(0).qos().intervalNanos(), "an empty value takes the rate out");
     }
 
     @Test
