@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
+import java.util.function.LongConsumer;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.AdmittedSubscription;
@@ -88,7 +89,16 @@ public final class Simulation {
 
     /** Runs {@code scenario} to its end. */
     public static SimulationResult run(Scenario scenario) {
-        return prepare(scenario).execute();
+        return run(scenario, done -> { });
+    }
+
+    /**
+     * Runs {@code scenario} to its end, telling {@code progress} the simulated nanoseconds done at
+     * the end of each report interval (the last time: the duration). The run reads no wall clock;
+     * a caller that reports progress to a person throttles it by its own.
+     */
+    public static SimulationResult run(Scenario scenario, LongConsumer progress) {
+        return prepare(scenario).execute(progress);
     }
 
     /** Builds the network of {@code scenario}, ready to {@link #execute}; for measuring a run from outside. */
@@ -269,6 +279,11 @@ public final class Simulation {
 
     /** Runs the scenario to its end; once. */
     public SimulationResult execute() {
+        return execute(done -> { });
+    }
+
+    /** Runs the scenario to its end, telling {@code progress} as {@link #run(Scenario, LongConsumer)} does; once. */
+    public SimulationResult execute(LongConsumer progress) {
         for (Scenario.Variable v : scenario.variables()) {
             declare(v);
         }
@@ -289,6 +304,7 @@ public final class Simulation {
             loop.runUntil(to - 1); // the interval is [from, to)
             long f = from;
             series.forEach((label, s) -> closeInterval(label, s, f, to));
+            progress.accept(to);
         }
         loop.runUntil(end);
         return result();

@@ -61,6 +61,19 @@ public final class Topology {
         return TopologyFile.parse(new java.io.StringReader(text), source);
     }
 
+    /**
+     * Reads a topology in the file format that is one node of a larger YAML document, such as a
+     * simulation scenario's inline topology: errors name the node's place as {@code where} gives
+     * it (for example {@code "scenario.yaml line 12"}); each of its answers begins with
+     * {@code source}.
+     *
+     * @throws IllegalArgumentException naming the place of the first problem
+     */
+    public static Topology parse(org.yaml.snakeyaml.nodes.Node node, String source,
+                                 java.util.function.Function<org.yaml.snakeyaml.nodes.Node, String> where) {
+        return TopologyFile.parse(node, source, where);
+    }
+
     /** This topology in the file format; {@link #parse} of the text gives an equal topology. */
     public String toText() {
         return TopologyFile.format(this);

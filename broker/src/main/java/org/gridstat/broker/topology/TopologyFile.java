@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.gridstat.core.control.ControlMessage.Emulation;
 import org.gridstat.core.control.ControlMessage.OutLink;
 import org.gridstat.core.model.DurationText;
@@ -37,9 +38,12 @@ final class TopologyFile {
     private static final Set<String> LINK = Set.of("between", "from", "to", "bandwidth", "delay", "hrt", "lrt", "be");
 
     private final String source;
+    /** How an error names a node's place; each answer begins with {@link #source}. */
+    private final Function<Node, String> where;
 
-    private TopologyFile(String source) {
+    private TopologyFile(String source, Function<Node, String> where) {
         this.source = source;
+        this.where = where;
     }
 
     static Topology parse(Reader reader, String source) {
@@ -49,7 +53,15 @@ final class TopologyFile {
         } catch (YAMLException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
         }
-        return new TopologyFile(source).read(root);
+        if (root == null) {
+            throw new IllegalArgumentException(source + ": empty; expected a mapping with 'routers' and 'links'");
+        }
+        return new TopologyFile(source, n -> source + " line " + (n.getStartMark().getLine() + 1)).read(root);
+    }
+
+    /** A topology that is one node of a larger document; {@code where} names a node's place in it. */
+    static Topology parse(Node root, String source, Function<Node, String> where) {
+        return new TopologyFile(source, where).read(root);
     }
 
     private Topology read(Node root) {
@@ -287,6 +299,6 @@ final class TopologyFile {
     }
 
     private IllegalArgumentException error(Node n, String why) {
-        return new IllegalArgumentException(source + " line " + (n.getStartMark().getLine() + 1) + ": " + why);
+        return new IllegalArgumentException(where.apply(n) + ": " + why);
     }
 }

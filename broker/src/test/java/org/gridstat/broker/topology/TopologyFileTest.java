@@ -123,6 +123,26 @@ class TopologyFileTest {
         assertError("routers:\n  - {id: r1, capacity: 1, priority: 'a:1'}\nlinks: []\n", "line 2", "needs the data address");
     }
 
+    @Test
+    void anEmptyFileIsAnErrorNamingIt() throws IOException {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Topology.load(write("")));
+        assertEquals(dir.resolve("topology.yaml") + ": empty; expected a mapping with 'routers' and 'links'", e.getMessage());
+    }
+
+    @Test
+    void aTopologyInsideAnotherDocumentNamesItsLinesThere() {
+        org.yaml.snakeyaml.nodes.MappingNode doc = (org.yaml.snakeyaml.nodes.MappingNode) new org.yaml.snakeyaml.Yaml()
+                .compose(new java.io.StringReader("name: x\ntopology:\n  routers:\n    - {id: r1, capacity: 1}\n"
+                        + "    - {id: r2, capacity: 1}\n  links:\n    - {between: [r1, r2], bandwith: 5}\n"));
+        org.yaml.snakeyaml.nodes.Node topology = doc.getValue().get(1).getValueNode();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Topology.parse(topology,
+                "s.yaml", n -> "s.yaml line " + (n.getStartMark().getLine() + 1)));
+        assertEquals("s.yaml line 7: unknown key 'bandwith' (known: ", e.getMessage().substring(0, 46));
+        String good = "routers:\n  - {id: r1, capacity: 1}\n  - {id: r2, capacity: 1}\nlinks:\n  - {between: [r1, r2], bandwidth: 5}\n";
+        Topology t = Topology.parse(new org.yaml.snakeyaml.Yaml().compose(new java.io.StringReader(good)), "g", n -> "g");
+        assertEquals(Topology.parse(good, "g").toText(), t.toText());
+    }
+
     private void assertError(String yaml, String line, String what) throws IOException {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Topology.load(write(yaml)));
         assertTrue(e.getMessage().contains(line), e.getMessage());
