@@ -88,7 +88,9 @@ public final class SimRouter implements WakeupService {
         List<EgressPump<SimPacket>> pumps = new ArrayList<>();
         for (int i = 0; i < outLinks.size(); i++) {
             OutLink l = outLinks.get(i);
-            transmitters[i] = new SimTransmitter(l.link(), l.datagramBytes(), references);
+            int link = i;
+            transmitters[i] = new SimTransmitter(l.link(), l.datagramBytes(), references,
+                    headers -> engine.chargeFraming(link, headers, loop.now()));
             pumps.add(new EgressPump<>(engine, i, transmitters[i], references, SimRouter::packedSize, null,
                     l.datagramBytes()));
         }
