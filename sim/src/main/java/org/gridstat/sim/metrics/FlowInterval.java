@@ -9,8 +9,9 @@ package org.gridstat.sim.metrics;
  * @param overflowDrops  copies the routers on its paths refused for a full flow queue
  * @param deadlineMisses copies the routers on its paths dropped once they could no longer be in time
  * @param latencyP50Nanos latencies of the deliveries; 0 when none
+ * @param latencyMeanNanos their mean, to the histogram's resolution (3 significant digits); 0 when none
  */
 public record FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
                            long overflowDrops, long deadlineMisses, long latencyP50Nanos, long latencyP99Nanos,
-                           long latencyMaxNanos) {
+                           long latencyMaxNanos, long latencyMeanNanos) {
 }

@@ -83,7 +83,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         boolean any = latency.getTotalCount() > 0;
         rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses,
                 any ? latency.getValueAtPercentile(50) : 0, any ? latency.getValueAtPercentile(99) : 0,
-                any ? latency.getMaxValue() : 0));
+                any ? latency.getMaxValue() : 0, any ? Math.round(latency.getMean()) : 0));
         offered = 0;
         delivered = 0;
         late = 0;
@@ -99,7 +99,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         boolean any = total.getTotalCount() > 0;
         return new FlowInterval(label, from, to, totalOffered, totalDelivered, totalLate, totalOverflow, totalMisses,
                 any ? total.getValueAtPercentile(50) : 0, any ? total.getValueAtPercentile(99) : 0,
-                any ? total.getMaxValue() : 0);
+                any ? total.getMaxValue() : 0, any ? Math.round(total.getMean()) : 0);
     }
 
     /** Mean latency of every delivery of the run. */
