@@ -14,4 +14,11 @@ package org.gridstat.sim.metrics;
 public record FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
                            long overflowDrops, long deadlineMisses, long latencyP50Nanos, long latencyP99Nanos,
                            long latencyMaxNanos, long latencyMeanNanos) {
+    /** A row without its mean latency (0): as rows were written before the mean was kept. */
+    public FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
+                        long overflowDrops, long deadlineMisses, long latencyP50Nanos, long latencyP99Nanos,
+                        long latencyMaxNanos) {
+        this(subscription, fromNanos, toNanos, offered, delivered, late, overflowDrops, deadlineMisses, latencyP50Nanos,
+                latencyP99Nanos, latencyMaxNanos, 0);
+    }
 }
