@@ -32,6 +32,7 @@ class SanityTest {
         // within the latency histogram's resolution (3 significant digits)
         assertEquals(expected, sum.latencyMaxNanos(), expected / 1000.0);
         assertEquals(expected, sum.latencyP50Nanos(), expected / 1000.0);
+        assertEquals(expected, sum.latencyMeanNanos(), expected / 1000.0);
         assertEquals(10, r.rows().size());
         r.rows().forEach(row -> assertEquals(60, row.delivered(), row.toString()));
     }

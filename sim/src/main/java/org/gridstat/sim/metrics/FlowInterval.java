@@ -13,8 +13,9 @@ package org.gridstat.sim.metrics;
  *                       for it, a source time it does not trust); shared with every subscription
  *                       whose paths cross the same place
  * @param latencyP50Nanos latencies of the deliveries; 0 when none
+ * @param latencyMeanNanos their mean, to the histogram's resolution (3 significant digits); 0 when none
  */
 public record FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
-                           long overflowDrops, long deadlineMisses, long copiesLost, long latencyP50Nanos, long latencyP99Nanos,
-                           long latencyMaxNanos) {
+                           long overflowDrops, long deadlineMisses, long copiesLost, long latencyP50Nanos,
+                           long latencyP99Nanos, long latencyMaxNanos, long latencyMeanNanos) {
 }

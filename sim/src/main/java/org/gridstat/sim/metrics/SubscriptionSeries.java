@@ -150,7 +150,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         boolean any = latency.getTotalCount() > 0;
         rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
                 any ? latency.getValueAtPercentile(50) : 0, any ? latency.getValueAtPercentile(99) : 0,
-                any ? latency.getMaxValue() : 0));
+                any ? latency.getMaxValue() : 0, any ? Math.round(latency.getMean()) : 0));
         offered = 0;
         delivered = 0;
         late = 0;
@@ -167,7 +167,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         return new FlowInterval(label, from, to, totalOffered, totalDelivered, totalLate, totalOverflow, totalMisses,
                 totalLost,
                 any ? total.getValueAtPercentile(50) : 0, any ? total.getValueAtPercentile(99) : 0,
-                any ? total.getMaxValue() : 0);
+                any ? total.getMaxValue() : 0, any ? Math.round(total.getMean()) : 0);
     }
 
     /** Mean latency of every delivery of the run. */

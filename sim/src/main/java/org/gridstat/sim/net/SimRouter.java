@@ -55,7 +55,10 @@ public final class SimRouter implements WakeupService {
     private ForwardingEngine<SimPacket> engine;
     private DataPathAgent<SimPacket> agent;
     private SimTransmitter[] transmitters;
+    /** The duty cycle the agent asked for. */
     private EventLoop.Timer wake;
+    /** A duty cycle run now for the router's own reasons (a flow change, a drained link). */
+    private EventLoop.Timer kick;
     private boolean up = true;
     private long received;
     private long lostWhileDown;
@@ -89,7 +92,9 @@ public final class SimRouter implements WakeupService {
         List<EgressPump<SimPacket>> pumps = new ArrayList<>();
         for (int i = 0; i < outLinks.size(); i++) {
             OutLink l = outLinks.get(i);
-            transmitters[i] = new SimTransmitter(l.link(), l.datagramBytes(), references);
+            int link = i;
+            transmitters[i] = new SimTransmitter(l.link(), l.datagramBytes(), references,
+                    headers -> engine.chargeFraming(link, headers, loop.now()));
             pumps.add(new EgressPump<>(engine, i, transmitters[i], references, SimRouter::packedSize, null,
                     l.datagramBytes()));
         }
@@ -126,7 +131,7 @@ public final class SimRouter implements WakeupService {
             return false;
         }
         boolean queued = engine.submit(command);
-        wakeAt(loop.now());
+        cycleNow();
         return queued;
     }
 
@@ -205,15 +210,34 @@ public final class SimRouter implements WakeupService {
 
     private void cycle() {
         wake = null;
+        runCycle();
+    }
+
+    private void runCycle() {
         cycles++;
         agent.beginCycle();
         agent.doWork();
     }
 
+    /**
+     * Runs a duty cycle now (after what is already due now), as a router does when a link drains,
+     * leaving the wake-up the agent asked for in place: the agent asks again only when its wanted
+     * time changes, so replacing it here would lose it, and a flow waiting for its tokens would
+     * wait for the next datagram to arrive instead.
+     */
+    private void cycleNow() {
+        if (up && (kick == null || !kick.pending())) {
+            kick = loop.at(loop.now(), () -> {
+                kick = null;
+                runCycle();
+            });
+        }
+    }
+
     private void linkDrained(int link) {
         if (up) {
             agent.linkWritable(link);
-            wakeAt(loop.now());
+            cycleNow();
         }
     }
 
@@ -226,6 +250,10 @@ public final class SimRouter implements WakeupService {
         if (wake != null) {
             wake.cancel();
             wake = null;
+        }
+        if (kick != null) {
+            kick.cancel();
+            kick = null;
         }
         long before = inFlightHere();
         for (SimTransmitter t : transmitters) {

@@ -1,6 +1,7 @@
 package org.gridstat.sim.net;
 
 import java.nio.ByteBuffer;
+import java.util.function.IntConsumer;
 import org.gridstat.core.egress.Transmitter;
 import org.gridstat.core.forward.EventReferences;
 import org.gridstat.core.wire.BatchHeaderWriter;
@@ -12,21 +13,33 @@ import org.gridstat.core.wire.WireFormat;
  * lone frame as it is, several behind a batch header) and hands it to the {@link SimLink}. Under the
  * router's scheduler the link's packet queue stands for the socket and NIC: when it has no room for
  * another datagram the transmitter is not writable, and the router is told when it drains.
+ *
+ * <p>The router's pump charges each datagram's frames, framing and one IP and UDP header to the
+ * link's shaper; a datagram larger than the link's MTU also carries an IP header per further
+ * fragment, charged here as it is sent, so the router paces to what the wire carries: at its
+ * capacity, not above it, which would fill the packet queue and let its FIFO, not EDF, decide who
+ * waits.
  */
 final class SimTransmitter implements Transmitter<SimPacket> {
     private final SimLink link;
     private final int datagramBytes;
     private final EventReferences<SimPacket> references;
     private final boolean paced;
+    private final IntConsumer chargeHeaders;
     private final BatchHeaderWriter header = new BatchHeaderWriter();
     private final SimPacket[] open = new SimPacket[WireFormat.MAX_BATCH_EVENTS];
     private final int[] lengths = new int[WireFormat.MAX_BATCH_EVENTS];
     private int count;
     private int bytes;
 
-    /** @param datagramBytes the largest datagram the router's pump packs (its out-link's MTU setting) */
-    SimTransmitter(SimLink link, int datagramBytes, EventReferences<SimPacket> references) {
+    /**
+     * @param datagramBytes the largest datagram the router's pump packs (its out-link's MTU setting)
+     * @param chargeHeaders charges bytes the wire carries beyond the datagram's UDP payload to the
+     *                      link's shaper, now
+     */
+    SimTransmitter(SimLink link, int datagramBytes, EventReferences<SimPacket> references, IntConsumer chargeHeaders) {
         this.link = link;
+        this.chargeHeaders = chargeHeaders;
         this.datagramBytes = datagramBytes;
         this.references = references;
         this.paced = link.model().discipline() == LinkModel.Discipline.SCHEDULER;
@@ -80,6 +93,12 @@ final class SimTransmitter implements Transmitter<SimPacket> {
         }
         count = 0;
         bytes = 0;
+        // The pump charged one IP and UDP header (WireFormat.DATAGRAM_OVERHEAD); the wire carries an
+        // IP header more for each further fragment of a datagram larger than its MTU.
+        int fragments = SimDatagram.packets(d.length, link.model().mtu());
+        if (fragments > 1) {
+            chargeHeaders.accept(SimDatagram.IP_HEADER * (fragments - 1));
+        }
         link.send(d);
     }
 

@@ -1,0 +1,274 @@
+package org.gridstat.sim.reproduce;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.gridstat.sim.net.LinkModel;
+
+/**
+ * Runs the reproductions of the published experiments and prints their figures beside the
+ * published ones, as markdown tables ({@code docs/reproductions.md} explains them): the EPFL
+ * fragmentation experiment ({@link Fragmentation}), iDSRT ({@link Idsrt}) and the CCC testbed
+ * without congestion control ({@link CccTestbed}).
+ *
+ * <p>{@code Reproductions [--quick] [--out file]}: {@code --quick} shortens every run (for a look,
+ * not for the figures); {@code --out} also writes the tables to a file.
+ */
+public final class Reproductions {
+    /** How long the runs are. */
+    public enum Length {
+        /** The figures of docs/reproductions.md. */
+        FULL(300, 5, 60),
+        /** A look in seconds. */
+        QUICK(30, 1, 10);
+
+        final long fragmentationSeconds;
+        final long idsrtStepSeconds;
+        final long idsrtSettleSeconds;
+
+        Length(long fragmentationSeconds, long idsrtStepSeconds, long idsrtSettleSeconds) {
+            this.fragmentationSeconds = fragmentationSeconds;
+            this.idsrtStepSeconds = idsrtStepSeconds;
+            this.idsrtSettleSeconds = idsrtSettleSeconds;
+        }
+    }
+
+    private static final LinkModel.Discipline[] DISCIPLINES = {LinkModel.Discipline.FIFO,
+            LinkModel.Discipline.DATAGRAM_FIFO, LinkModel.Discipline.SCHEDULER};
+
+    private Reproductions() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Length length = Length.FULL;
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> length = Length.QUICK;
+                case "--out" -> out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("usage: Reproductions [--quick] [--out file]");
+            }
+        }
+        String report = report(length);
+        System.out.print(report);
+        if (out != null) {
+            Files.writeString(out, report, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Every table, in the order of docs/reproductions.md. */
+    public static String report(Length length) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(fragmentation(length)).append('\n').append(idsrt(length)).append('\n').append(ccc());
+        return sb.toString();
+    }
+
+    // --- 1. fragmentation ------------------------------------------------------------------------
+
+    public static String fragmentation(Length length) {
+        long s = length.fragmentationSeconds;
+        Table main = new Table("overload (wire bytes)", "queue", "offered", "goodput", "bound's goodput",
+                "goodput - bound", "wire carrying broken datagrams", "published");
+        for (double over : new double[] {1.1, 1.2}) {
+            for (LinkModel.Discipline d : DISCIPLINES) {
+                Fragmentation.Figures f = Fragmentation.run(
+                        Fragmentation.Variant.of(d, over, Fragmentation.Arrivals.DRIFTING_PMUS, s));
+                main.row(pct0(over - 1), name(d), f.sent() + " datagrams, " + ratio(f.offeredLoad()) + " x capacity",
+                        pct(f.goodput()), pct(f.boundGoodput()), pp(f.belowBound()), pct(f.wastedWire()),
+                        publishedFragmentation(d, over));
+            }
+        }
+        Table arrivals = new Table("arrivals (20 % over)", "tail drop", "datagram-aware", "scheduler", "bound");
+        for (Fragmentation.Arrivals a : Fragmentation.Arrivals.values()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(a.name().toLowerCase().replace('_', ' '));
+            double bound = 0;
+            for (LinkModel.Discipline d : DISCIPLINES) {
+                Fragmentation.Figures f = Fragmentation.run(Fragmentation.Variant.of(d, 1.2, a, s));
+                cells.add(pct(f.goodput()));
+                bound = f.boundGoodput();
+            }
+            cells.add(pct(bound));
+            arrivals.row(cells.toArray(String[]::new));
+        }
+        Table sweep = new Table("overload", "bound", "tail drop, drifting PMUs", "tail drop, Poisson", "tail drop, one PMU",
+                "datagram-aware, drifting PMUs");
+        for (double over : new double[] {1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.7, 2.0}) {
+            long sweepSeconds = Math.min(s, 120);
+            Fragmentation.Figures drifting = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.FIFO, over,
+                    Fragmentation.Arrivals.DRIFTING_PMUS, sweepSeconds));
+            Fragmentation.Figures poisson = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.FIFO, over,
+                    Fragmentation.Arrivals.POISSON, sweepSeconds));
+            Fragmentation.Figures one = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.FIFO, over,
+                    Fragmentation.Arrivals.ONE_PMU, sweepSeconds));
+            Fragmentation.Figures aware = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.DATAGRAM_FIFO, over,
+                    Fragmentation.Arrivals.DRIFTING_PMUS, sweepSeconds));
+            sweep.row(pct0(over - 1), pct(drifting.boundGoodput()), pct(drifting.goodput()), pct(poisson.goodput()),
+                    pct(one.goodput()), pct(aware.goodput()));
+        }
+        return "### Fragmentation under tail drop (" + s + " s of sending per run, 5 drifting PMUs)\n\n"
+                + main + "\nGoodput at 20 % over capacity by arrival process:\n\n" + arrivals
+                + "\nTail drop's goodput as the overload grows (" + Math.min(s, 120) + " s per run):\n\n" + sweep;
+    }
+
+    private static String publishedFragmentation(LinkModel.Discipline d, double over) {
+        boolean twenty = over > 1.15;
+        return switch (d) {
+            case FIFO -> twenty ? "measured 10-63 % (37-90 % of frames lost); simulated ~3 %"
+                    : "measured down to 43 % (up to 57 % of frames lost)";
+            case DATAGRAM_FIFO -> twenty ? "simulated ~75 %" : "-";
+            case SCHEDULER -> "- (ours)";
+        };
+    }
+
+    private static String name(LinkModel.Discipline d) {
+        return switch (d) {
+            case FIFO -> "tail drop (FIFO)";
+            case DATAGRAM_FIFO -> "datagram-aware (DATAGRAM_FIFO)";
+            case SCHEDULER -> "scheduler (SCHEDULER)";
+        };
+    }
+
+    // --- 2. iDSRT --------------------------------------------------------------------------------
+
+    public static String idsrt(Length length) {
+        long step = length.idsrtStepSeconds;
+        long settle = length.idsrtSettleSeconds;
+        Idsrt.Figures fifo = Idsrt.run(Idsrt.Variant.bestEffort(Idsrt.BEST_EFFORT_LOAD, step, settle));
+        Idsrt.Figures edf = Idsrt.run(Idsrt.Variant.edf(Idsrt.BEST_EFFORT_LOAD, step, settle));
+        Table head = new Table("", "streams admitted", "mean delay", "max delay", "deadline misses",
+                "worst stream's misses", "best effort delivered");
+        head.row("published iDSRT", "13", "~15 ms", "~35 ms", "~15 %", "-", "-");
+        head.row("published best effort", "-", "90-560 ms (range)", "", "-", "-", "-");
+        head.row("ours: EDF + admission (SCHEDULER, FULL)", String.valueOf(edf.admitted()),
+                ms(edf.settled().meanLatencyMs()), ms(edf.settled().maxLatencyMs()), pct(edf.settled().missRatio()),
+                pct(edf.worstStreamMissRatio()), pct(edf.bestEffortGoodput()));
+        head.row("ours: best effort (FIFO, BANDWIDTH_ONLY)", String.valueOf(fifo.admitted()),
+                ms(fifo.settled().meanLatencyMs()), ms(fifo.settled().maxLatencyMs()), pct(fifo.settled().missRatio()),
+                pct(fifo.worstStreamMissRatio()), pct(fifo.bestEffortGoodput()));
+        Table steps = new Table("streams", "EDF mean", "EDF max", "EDF late or dropped", "FIFO mean", "FIFO max",
+                "FIFO misses");
+        for (int i = 0; i < edf.steps().size(); i++) {
+            Idsrt.Stretch e = edf.steps().get(i);
+            Idsrt.Stretch f = fifo.steps().get(i);
+            steps.row(e.streams() + (i >= edf.admitted() ? " (" + (i + 1) + "th refused)" : ""), ms(e.meanLatencyMs()),
+                    ms(e.maxLatencyMs()), (e.late() + e.routerDrops()) + " of " + e.offered(), ms(f.meanLatencyMs()),
+                    ms(f.maxLatencyMs()), pct(f.missRatio()));
+        }
+        return "### iDSRT: deadline partitioning and EDF (a stream added every " + step + " s, then " + settle
+                + " s with all admitted)\n\nThe first refusal: " + edf.refusal() + "\n\n" + head
+                + "\nDelays and misses as streams are added (one row per " + step + " s; a row counts the samples"
+                + " published in it as offered and those arriving in it as delivered, so FIFO misses are exact over"
+                + " many rows only; EDF's late arrivals and router drops are counted event by event):\n\n" + steps;
+    }
+
+    // --- 3. CCC testbed --------------------------------------------------------------------------
+
+    /** The published HRT misses with CCC per interval (thesis ch. 7, DESIGN.md section 8). */
+    static final String[][] PUBLISHED_WITH_CCC = {{"0", "4", "0", "1.8", "0"}, {"0", "0", "3", "1", "0"}};
+
+    public static String ccc() {
+        CccTestbed.Figures f = CccTestbed.run();
+        List<String> header = new ArrayList<>(List.of("stream", "figure"));
+        for (int i = 0; i + 1 < CccTestbed.INTERVALS.length; i++) {
+            header.add(CccTestbed.INTERVALS[i] + "-" + CccTestbed.INTERVALS[i + 1] + " s");
+        }
+        Table t = new Table(header.toArray(String[]::new));
+        for (String stream : CccTestbed.STREAMS) {
+            List<String> miss = new ArrayList<>(List.of(stream, "misses (not on time / offered)"));
+            List<String> detail = new ArrayList<>(List.of("", "router deadline drops / overflow drops / offered"));
+            List<String> delay = new ArrayList<>(List.of("", "mean / max delay"));
+            for (int i = 0; i + 1 < CccTestbed.INTERVALS.length; i++) {
+                CccTestbed.Row r = f.row(stream, CccTestbed.INTERVALS[i]);
+                miss.add(pct(r.missRatio()));
+                detail.add(r.deadlineDrops() + " / " + r.overflowDrops() + " / " + r.offered());
+                delay.add(String.format("%.1f / %.1f ms", r.meanLatencyMs(), r.maxLatencyMs()));
+            }
+            t.row(miss.toArray(String[]::new));
+            t.row(detail.toArray(String[]::new));
+            t.row(delay.toArray(String[]::new));
+            if (stream.endsWith("HRT")) {
+                List<String> published = new ArrayList<>(List.of("", "published, with CCC"));
+                for (String p : PUBLISHED_WITH_CCC[stream.startsWith("A") ? 0 : 1]) {
+                    published.add(p + " %");
+                }
+                t.row(published.toArray(String[]::new));
+            }
+        }
+        Table sweep = new Table("bottleneck", "A-HRT 60-80 s", "B-HRT 60-80 s", "A-HRT 80-90 s", "B-HRT 80-90 s",
+                "A-HRT 90-100 s", "B-HRT 90-100 s", "LRT, BE (all)");
+        // Below 40,320 B/s the LRT share (30 %) no longer holds both LRT flows and admission refuses one.
+        for (long c : new long[] {CccTestbed.BOTTLENECK, 43_200, 46_080, 57_600, 100_000, 1_250_000}) {
+            CccTestbed.Figures g = c == CccTestbed.BOTTLENECK ? f : CccTestbed.run(c, 100);
+            g.admissions().forEach((stream, outcome) -> {
+                if (!outcome.equals("admitted")) {
+                    throw new IllegalStateException("at " + c + " B/s " + stream + " was " + outcome);
+                }
+            });
+            double others = 0;
+            for (CccTestbed.Row r : g.rows()) {
+                if (!r.stream().endsWith("HRT")) {
+                    others = Math.max(others, r.missRatio());
+                }
+            }
+            sweep.row(String.format("%,d B/s%s", c, c == CccTestbed.BOTTLENECK ? " (derived)" : ""),
+                    pct(g.row("A-HRT", 60).missRatio()), pct(g.row("B-HRT", 60).missRatio()),
+                    pct(g.row("A-HRT", 80).missRatio()), pct(g.row("B-HRT", 80).missRatio()),
+                    pct(g.row("A-HRT", 90).missRatio()), pct(g.row("B-HRT", 90).missRatio()), "at most " + pct(others));
+        }
+        return "### CCC testbed without congestion control (bottleneck " + String.format("%,d", f.bottleneck())
+                + " B/s, 100 s)\n\nPublished without CCC: HRT misses \"up to 50 %\" (no per-interval figures).\n\n"
+                + t + "\nHRT misses by bottleneck capacity:\n\n" + sweep;
+    }
+
+    // --- formatting ------------------------------------------------------------------------------
+
+    static String pct(double ratio) {
+        return String.format("%.1f %%", ratio * 100);
+    }
+
+    static String pct0(double ratio) {
+        return String.format("%.0f %%", ratio * 100);
+    }
+
+    static String pp(double ratio) {
+        return String.format("%+.1f pp", ratio * 100);
+    }
+
+    static String ratio(double r) {
+        return String.format("%.3f", r);
+    }
+
+    static String ms(double ms) {
+        return ms == 0 ? "-" : String.format("%.1f ms", ms);
+    }
+
+    /** A markdown table. */
+    static final class Table {
+        private final List<String[]> rows = new ArrayList<>();
+
+        Table(String... header) {
+            rows.add(header);
+        }
+
+        void row(String... cells) {
+            rows.add(cells);
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < rows.size(); i++) {
+                sb.append("| ").append(String.join(" | ", rows.get(i))).append(" |\n");
+                if (i == 0) {
+                    sb.append('|').append("---|".repeat(rows.get(0).length)).append('\n');
+                }
+            }
+            return sb.toString();
+        }
+    }
+}
