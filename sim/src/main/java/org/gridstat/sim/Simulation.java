@@ -25,6 +25,7 @@ import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.sched.QueueCounter;
+import org.gridstat.core.wire.WireFormat;
 import org.gridstat.core.sched.LinkSpec;
 import org.gridstat.core.sched.Shaping;
 import org.gridstat.sim.engine.EventLoop;
@@ -76,6 +77,14 @@ public final class Simulation {
     private final Map<Long, List<SubscriptionSeries>> byVariable = new HashMap<>();
     private final QosBroker broker;
     private final PacketReferences references = new PacketReferences();
+    /** Subscriptions torn down: their rows end when they did. */
+    private final java.util.Set<String> ended = new java.util.HashSet<>();
+    private final Map<String, Scenario.Subscription> subscriptionsByLabel = new HashMap<>();
+    /** The raw sources' flows by router, installed again when it restarts. */
+    private final Map<String, List<FlowEntry>> rawFlows = new HashMap<>();
+    /** Drops counted on flows of routers that crashed since: overflow and misses, by flow id. */
+    private final Map<Long, long[]> retired = new HashMap<>();
+    private long lastClosed;
 
     private final boolean checking;
 
@@ -176,14 +185,15 @@ public final class Simulation {
                 links.put(l.name(), link);
                 out.add(new SimRouter.OutLink(l.to().id(), specOf(model, l.sharePercent().getOrDefault(ServiceClass.HRT, 0),
                         l.sharePercent().getOrDefault(ServiceClass.LRT, 0), l.sharePercent().getOrDefault(ServiceClass.BE, 0)),
-                        EgressPump.DEFAULT_MTU, link));
+                        datagramBytes(model), link));
                 String to = l.to().id();
                 link.connect(d -> arrive(d, to));
             }
             for (String name : deliveryLinks(r)) {
                 String full = r.id() + "/" + name;
                 ControlMessage.OutLink declaredLink = r.deliveryLink(name);
-                LinkModel model = modelOf(full, declaredLink != null ? declaredLink.capacity() : DELIVERY_CAPACITY, 0);
+                LinkModel model = scenario.links().containsKey(full) ? scenario.links().get(full)
+                        : declaredLink != null ? declared(declaredLink) : LinkModel.of(DELIVERY_CAPACITY, 0);
                 SimLink link = new SimLink(full, loop, model, random.split());
                 links.put(full, link);
                 Subscriber sink = new Subscriber(loop, EPOCH_BASE);
@@ -195,7 +205,8 @@ public final class Simulation {
                 });
                 out.add(new SimRouter.OutLink(name, declaredLink == null ? specOf(model, 50, 30, 20)
                         : specOf(model, declaredLink.hrtPercent(), declaredLink.lrtPercent(), declaredLink.bePercent()),
-                        declaredLink == null ? EgressPump.DEFAULT_MTU : declaredLink.mtu(), link));
+                        declaredLink == null ? datagramBytes(model) : Math.min(declaredLink.mtu(), datagramBytes(model)),
+                        link));
             }
             outLinks.put(r.id(), out);
         }
@@ -223,6 +234,23 @@ public final class Simulation {
         return names;
     }
 
+    /** The largest datagram a router packs for a link: one IP packet of its MTU, and never below a largest frame. */
+    static int datagramBytes(LinkModel m) {
+        return Math.max(EgressPump.DEFAULT_MTU, Math.min(WireFormat.MAX_DATAGRAM_LENGTH, m.mtu() - WireFormat.DATAGRAM_OVERHEAD));
+    }
+
+    /**
+     * A delivery link as the topology declares it: its capacity and its emulation (delay, loss,
+     * outages with its fault time as their mean duration); the router's scheduler orders it.
+     */
+    private static LinkModel declared(ControlMessage.OutLink l) {
+        ControlMessage.Emulation e = l.emulation();
+        boolean outages = e.faultEveryNanos() > 0 && e.faultForNanos() > 0;
+        return new LinkModel(l.capacity(), e.delayNanos(), LinkModel.DEFAULT_MTU, LinkModel.DEFAULT_QUEUE_PACKETS,
+                LinkModel.Discipline.SCHEDULER, e.loss(), LinkModel.BurstLoss.NONE, outages ? e.faultEveryNanos() : 0,
+                outages ? e.faultForNanos() : 0);
+    }
+
     private LinkModel modelOf(String name, long capacity, long delay) {
         LinkModel m = scenario.links().get(name);
         return m != null ? m : LinkModel.of(capacity, delay);
@@ -239,8 +267,11 @@ public final class Simulation {
     }
 
     private void arrive(SimDatagram d, String router) {
-        if (!rawArrived(d)) {
-            routers.get(router).receive(d);
+        SimRouter r = routers.get(router);
+        if (!r.up()) {
+            r.receive(d); // counted as lost there, whatever it carries
+        } else if (!rawArrived(d)) {
+            r.receive(d);
         }
     }
 
@@ -303,7 +334,12 @@ public final class Simulation {
             long to = Math.min(end, from + interval);
             loop.runUntil(to - 1); // the interval is [from, to)
             long f = from;
-            series.forEach((label, s) -> closeInterval(label, s, f, to));
+            series.forEach((label, s) -> {
+                if (!ended.contains(label)) {
+                    closeInterval(label, s, Math.max(f, s.openedAt()), to);
+                }
+            });
+            lastClosed = to;
             progress.accept(to);
         }
         loop.runUntil(end);
@@ -347,6 +383,7 @@ public final class Simulation {
             return;
         }
         admissions.put(s.label(), "admitted");
+        subscriptionsByLabel.put(s.label(), s);
         subscriptionIds.put(s.label(), ((AdmissionResult.Admitted) r).subscriptionId());
         SubscriptionSeries ser = new SubscriptionSeries(s.label(), s.qos().intervalNanos(), v.intervalNanos(),
                 s.qos().latencyBoundNanos());
@@ -354,7 +391,7 @@ public final class Simulation {
             ser.check();
         }
         long[] before = dropTotals(s.label());
-        ser.startFrom(before[0], before[1], before[2]);
+        ser.startFrom(loop.now(), before[0], before[1], before[2]);
         series.put(s.label(), ser);
         byVariable.computeIfAbsent(v.id(), k -> new ArrayList<>()).add(ser);
         deliveries.get(s.router() + "/" + s.link()).add(v.id(), ser);
@@ -372,7 +409,9 @@ public final class Simulation {
         }
         long capacity = router.outLinks().get(link).spec().capacity();
         FlowSpec spec = FlowSpec.of(id, ServiceClass.BE, 0, 0, capacity, rs.bufferDatagrams(), "");
-        router.submit(FlowCommand.install(new FlowEntry(1, id, link, spec, new long[0], 0, 0, 0)));
+        FlowEntry entry = new FlowEntry(1, id, link, spec, new long[0], 0, 0, 0);
+        rawFlows.computeIfAbsent(rs.router(), k -> new ArrayList<>()).add(entry);
+        router.submit(FlowCommand.install(entry));
         RawSender sender = new RawSender(loop, id, rs.sizes(), rs.intervalNanos(), rs.poisson(),
                 rs.stopNanos() > 0 ? rs.stopNanos() : Long.MAX_VALUE, EPOCH_BASE, random.split(), router::receive);
         rawSenders.put(rs.label(), sender);
@@ -382,6 +421,8 @@ public final class Simulation {
     private void apply(Scenario.Change c) {
         if (c instanceof Scenario.RateChange rc) {
             publishers.get(rc.variable()).interval(rc.intervalNanos());
+            // What a subscription asks for stays judged against the declared interval, as the
+            // routers' rate filters judge it: they know no other.
         } else if (c instanceof Scenario.RawRateChange rr) {
             rawSenders.get(rr.source()).interval(rr.intervalNanos());
         } else if (c instanceof Scenario.LinkState ls) {
@@ -391,12 +432,24 @@ public final class Simulation {
             if (rs.up()) {
                 r.restart();
                 broker.flows().getOrDefault(rs.router(), List.of()).forEach(f -> new Installer().install(rs.router(), f));
+                rawFlows.getOrDefault(rs.router(), List.of()).forEach(e -> r.submit(FlowCommand.install(e)));
             } else {
+                retire(r);
                 r.crash();
             }
         } else if (c instanceof Scenario.Unsubscribe u) {
-            Long id = subscriptionIds.remove(u.label());
+            Long id = subscriptionIds.get(u.label());
             if (id != null) {
+                long[] last = dropTotals(u.label());
+                SubscriptionSeries ser = series.get(u.label());
+                // what it had until now, then no more rows
+                ser.close(Math.max(lastClosed, ser.openedAt()), loop.now(), last[0], last[1], last[2]);
+                ended.add(u.label());
+                subscriptionIds.remove(u.label());
+                Scenario.Subscription sub = subscriptionsByLabel.get(u.label());
+                long variable = declared.get(sub.variable()).id();
+                byVariable.getOrDefault(variable, new ArrayList<>()).remove(ser);
+                deliveries.get(sub.router() + "/" + sub.link()).remove(variable, ser);
                 broker.unsubscribe(id);
             }
         }
@@ -405,6 +458,17 @@ public final class Simulation {
     private void closeInterval(String label, SubscriptionSeries s, long from, long to) {
         long[] t = dropTotals(label);
         s.close(from, to, t[0], t[1], t[2]);
+    }
+
+    /** Keeps what the flows of a router about to crash counted: its restarted engine counts from 0. */
+    private void retire(SimRouter r) {
+        flowPlaces.forEach((flowId, place) -> {
+            if (place[0] == r) {
+                long[] t = retired.computeIfAbsent(flowId, k -> new long[2]);
+                t[0] += r.engine().flowCounter(flowId, QueueCounter.OVERFLOW_DROPS);
+                t[1] += r.engine().flowCounter(flowId, QueueCounter.DEADLINE_MISSES);
+            }
+        });
     }
 
     /** The running totals of a subscription's overflow drops, deadline misses and copies lost on its paths. */
@@ -423,6 +487,11 @@ public final class Simulation {
                 ForwardingEngine<SimPacket> engine = ((SimRouter) place[0]).engine();
                 overflow += engine.flowCounter(flowId, QueueCounter.OVERFLOW_DROPS);
                 misses += engine.flowCounter(flowId, QueueCounter.DEADLINE_MISSES);
+                long[] before = retired.get(flowId);
+                if (before != null) {
+                    overflow += before[0];
+                    misses += before[1];
+                }
             }
             long variable = a.request().variable().value();
             java.util.Set<String> places = new java.util.HashSet<>(); // paths meet at their ends: count each once

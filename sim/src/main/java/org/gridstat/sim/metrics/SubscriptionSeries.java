@@ -38,6 +38,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     private long unasked;
     private long lastOverflow;
     private long lastLost;
+    private long openedAt;
     private long totalLost;
     private long lastMisses;
     /** When checking: every sequence delivered, and deliveries counted twice or judged wrongly. */
@@ -50,6 +51,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         this.latencyBound = latencyBoundNanos;
         this.wants = new RateFilter(new long[] {intervalNanos}, publisherIntervalNanos);
     }
+
 
     /** Records every delivery, so a run can be checked for repeats and for lateness judged wrongly. */
     public void check() {
@@ -64,6 +66,11 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     /** Deliveries whose lateness was judged against the bound wrongly (checked runs only). */
     public long misjudged() {
         return misjudged;
+    }
+
+    /** When the subscription was admitted: its first row starts there. */
+    public long openedAt() {
+        return openedAt;
     }
 
     public String label() {
@@ -124,7 +131,8 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
      * Starts the running totals of the routers' drops from where they stand when the subscription
      * is admitted: what they counted before is not its.
      */
-    public void startFrom(long overflowDrops, long deadlineMisses, long copiesLost) {
+    public void startFrom(long at, long overflowDrops, long deadlineMisses, long copiesLost) {
+        openedAt = at;
         lastOverflow = overflowDrops;
         lastMisses = deadlineMisses;
         lastLost = copiesLost;

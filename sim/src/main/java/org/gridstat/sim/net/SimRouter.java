@@ -60,6 +60,7 @@ public final class SimRouter implements WakeupService {
     /** A duty cycle run now for the router's own reasons (a flow change, a drained link). */
     private EventLoop.Timer kick;
     private boolean up = true;
+    private boolean crashing;
     private long received;
     private long lostWhileDown;
     private long lostInCrash;
@@ -75,7 +76,21 @@ public final class SimRouter implements WakeupService {
         this.outLinks = List.copyOf(outLinks);
         this.maxFlowsPerLink = maxFlowsPerLink;
         this.trust = trust;
-        this.references = references;
+        // What the router lets go of while it crashes is lost there: counted against each event's variable.
+        this.references = new EventReferences<>() {
+            @Override
+            public void retain(SimPacket e) {
+                references.retain(e);
+            }
+
+            @Override
+            public void release(SimPacket e) {
+                references.release(e);
+                if (crashing) {
+                    refused(e.variableId);
+                }
+            }
+        };
         this.mono = loop::now;
         this.epoch = () -> epochBaseNanos + loop.now() + epochOffsetNanos;
         for (int i = 0; i < this.outLinks.size(); i++) {
@@ -188,7 +203,7 @@ public final class SimRouter implements WakeupService {
 
     /**
      * Events of {@code variableId} this router did not forward at all: it was down, had no flow for
-     * the variable, or did not trust the event's source time.
+     * the variable, or did not trust the event's source time; and those it held when it crashed.
      */
     public long refusedOf(long variableId) {
         return refusedByVariable.getOrDefault(variableId, 0L);
@@ -256,10 +271,12 @@ public final class SimRouter implements WakeupService {
             kick = null;
         }
         long before = inFlightHere();
+        crashing = true;
         for (SimTransmitter t : transmitters) {
             t.discard();
         }
         agent.close();
+        crashing = false;
         lostInCrash += before;
     }
 

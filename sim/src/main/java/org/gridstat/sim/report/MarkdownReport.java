@@ -73,7 +73,9 @@ public final class MarkdownReport {
         StringBuilder b = new StringBuilder("| subscription | offered | delivered | delivered % | late | overflow drops"
                 + " | deadline misses | copies lost | latency p50 ms | p99 ms | max ms |\n"
                 + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-        for (FlowInterval s : r.summaries()) {
+        // In the admissions table's order: by label.
+        for (FlowInterval s : r.summaries().stream()
+                .sorted(java.util.Comparator.comparing(FlowInterval::subscription)).toList()) {
             b.append("| ").append(cell(s.subscription())).append(" | ").append(s.offered()).append(" | ")
                     .append(s.delivered()).append(" | ").append(Units.percent(s.delivered(), s.offered())).append(" | ")
                     .append(s.late()).append(" | ").append(s.overflowDrops()).append(" | ").append(s.deadlineMisses())

@@ -36,8 +36,8 @@ class MarkdownReportTest {
 
                 | subscription | offered | delivered | delivered % | late | overflow drops | deadline misses | copies lost | latency p50 ms | p99 ms | max ms |
                 |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|
-                | cc | 90 | 89 | 98.89 | 1 | 2 | 3 | 4 | 7.306 | 7.400 | 12.346 |
                 | a,b "x" | 10 | 0 | 0.00 | 0 | 10 | 0 | 0 | 0.000 | 0.000 | 0.000 |
+                | cc | 90 | 89 | 98.89 | 1 | 2 | 3 | 4 | 7.306 | 7.400 | 12.346 |
 
                 ## Links
 
