@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.gridstat.sim.Simulation;
 import org.gridstat.sim.SimulationResult;
+import org.gridstat.sim.explore.Explorer;
 import org.gridstat.sim.report.CsvReport;
 import org.gridstat.sim.report.MarkdownReport;
 import org.gridstat.sim.report.Plots;
@@ -35,8 +36,13 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:the run finished and its files are written", "1:the run, or writing its files, failed",
                 "2:the scenario or the arguments are wrong"})
 final class SimCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "The scenario file.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO", description = "The scenario file.")
     Path scenarioFile;
+
+    @Option(names = "--explore", paramLabel = "SEEDS", description = "Instead of a scenario: deterministic simulation"
+            + " testing. Runs the random scenario of each seed (N: seeds 1..N; A..B: seeds A to B), checks every run's"
+            + " invariants and replays every tenth; prints each seed that breaks one, which replays it.")
+    String explore;
 
     @Option(names = "--seed", paramLabel = "N", description = "The seed every random choice is drawn from, in place of"
             + " the scenario's.")
@@ -57,6 +63,14 @@ final class SimCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
+        if (explore != null) {
+            return explore(stdout, stderr);
+        }
+        if (scenarioFile == null) {
+            stderr.println("sim: give a SCENARIO file, or --explore SEEDS");
+            stderr.flush();
+            return 2;
+        }
         Scenario scenario;
         try {
             scenario = ScenarioFile.load(scenarioFile, overrides);
@@ -104,5 +118,40 @@ final class SimCommand implements Callable<Integer> {
                 .toList()));
         stdout.flush();
         return 0;
+    }
+
+    private int explore(PrintWriter stdout, PrintWriter stderr) {
+        long from;
+        long to;
+        try {
+            int dots = explore.indexOf("..");
+            from = dots < 0 ? 1 : Long.parseLong(explore.substring(0, dots).trim());
+            to = Long.parseLong((dots < 0 ? explore : explore.substring(dots + 2)).trim());
+        } catch (NumberFormatException e) {
+            from = 1;
+            to = 0;
+        }
+        if (from > to || from < 0) {
+            stderr.println("--explore: SEEDS must be N (seeds 1..N) or A..B with 0 <= A <= B, got '" + explore + "'");
+            stderr.flush();
+            return 2;
+        }
+        long first = from;
+        long count = to - from + 1;
+        List<Explorer.Failure> failures = Explorer.explore(from, to, 10, seed -> {
+            if (System.console() != null && (seed - first) % 50 == 0) {
+                stderr.print(String.format(Locale.ROOT, "\rseed %d (%d of %d)", seed, seed - first + 1, count));
+                stderr.flush();
+            }
+        });
+        if (System.console() != null) {
+            stderr.print("\r");
+            stderr.flush();
+        }
+        failures.forEach(f -> stdout.println(f));
+        stdout.println(count + " seeds explored, " + (failures.isEmpty() ? "no invariant broken"
+                : failures.size() + " broke an invariant"));
+        stdout.flush();
+        return failures.isEmpty() ? 0 : 1;
     }
 }

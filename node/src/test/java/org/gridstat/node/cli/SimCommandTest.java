@@ -112,6 +112,19 @@ class SimCommandTest {
     }
 
     @Test
+    void exploreRunsTheSeedsItIsGivenAndSaysWhetherAnInvariantBroke() {
+        Run ok = run("sim", "--explore", "3..5");
+        assertEquals(0, ok.code(), ok.err());
+        assertEquals("3 seeds explored, no invariant broken\n", ok.out());
+        Run bad = run("sim", "--explore", "5..3");
+        assertEquals(2, bad.code());
+        assertEquals("--explore: SEEDS must be N (seeds 1..N) or A..B with 0 <= A <= B, got '5..3'\n", bad.err());
+        Run none = run("sim");
+        assertEquals(2, none.code());
+        assertEquals("sim: give a SCENARIO file, or --explore SEEDS\n", none.err());
+    }
+
+    @Test
     void progressIsPrintedAfterTheFirstSecondAndAtMostFourTimesASecond() {
         StringWriter err = new StringWriter();
         long[] wall = {0};
