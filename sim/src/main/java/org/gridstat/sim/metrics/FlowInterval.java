@@ -13,7 +13,8 @@ package org.gridstat.sim.metrics;
  *                       for it, a source time it does not trust); shared with every subscription
  *                       whose paths cross the same place
  * @param latencyP50Nanos latencies of the deliveries; 0 when none
- * @param latencyMeanNanos their mean, to the histogram's resolution (3 significant digits); 0 when none
+ * @param latencyMeanNanos their mean; 0 when none. An interval row's latencies are exact; the whole run's
+ *                       summary row is to 3 significant digits (longer than a minute counts as a minute)
  */
 public record FlowInterval(String subscription, long fromNanos, long toNanos, long offered, long delivered, long late,
                            long overflowDrops, long deadlineMisses, long copiesLost, long latencyP50Nanos,

@@ -3,7 +3,6 @@ package org.gridstat.sim.metrics;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.PackedHistogram;
 import org.gridstat.core.filter.RateFilter;
 import org.gridstat.sim.traffic.Subscriber;
 
@@ -13,16 +12,17 @@ import org.gridstat.sim.traffic.Subscriber;
  * what arrives, how late, and the routers' drops on its flows, cut into report intervals.
  */
 public final class SubscriptionSeries implements Subscriber.Delivery {
-    private static final long HOUR = 3_600_000_000_000L;
+    private static final long MINUTE = 60_000_000_000L;
 
     private final String label;
     private final long latencyBound;
     private final RateFilter wants;
     private final List<FlowInterval> rows = new ArrayList<>();
-    // Packed: memory grows with the latencies seen, not with the range (a flat one at 3 digits up
-    // to an hour is half a megabyte, a thousand subscriptions half a gigabyte).
-    private final Histogram latency = new PackedHistogram(HOUR, 3);
-    private final Histogram total = new PackedHistogram(HOUR, 3);
+    /** The interval's latencies, exactly: its row's percentiles are read from them sorted. */
+    private long[] window = new long[64];
+    private int windowSize;
+    /** The whole run's, to 3 significant digits from 1 µs to a minute (longer ones count as a minute). */
+    private final Histogram total = new Histogram(1_000, MINUTE, 3);
     private long offered;
     private long delivered;
     private long late;
@@ -113,9 +113,12 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         }
         delivered++;
         totalDelivered++;
-        long l = Math.max(0, Math.min(latencyNanos, HOUR));
-        latency.recordValue(l);
-        total.recordValue(l);
+        long l = Math.max(0, latencyNanos);
+        if (windowSize == window.length) {
+            window = java.util.Arrays.copyOf(window, 2 * window.length);
+        }
+        window[windowSize++] = l;
+        total.recordValue(Math.min(l, MINUTE));
         if (isLate) {
             late++;
             totalLate++;
@@ -155,14 +158,28 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         totalOverflow += overflow;
         totalMisses += misses;
         totalLost += lost;
-        boolean any = latency.getTotalCount() > 0;
+        java.util.Arrays.sort(window, 0, windowSize);
+        long sum = 0;
+        for (int i = 0; i < windowSize; i++) {
+            sum += window[i];
+        }
+        boolean any = windowSize > 0;
         rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
-                any ? latency.getValueAtPercentile(50) : 0, any ? latency.getValueAtPercentile(99) : 0,
-                any ? latency.getMaxValue() : 0, any ? Math.round(latency.getMean()) : 0));
+                percentile(50), percentile(99), any ? window[windowSize - 1] : 0,
+                any ? Math.round((double) sum / windowSize) : 0));
         offered = 0;
         delivered = 0;
         late = 0;
-        latency.reset();
+        windowSize = 0;
+    }
+
+    /** The interval's value at {@code p} percent: the least that at least {@code p} % of its values do not exceed. */
+    private long percentile(double p) {
+        if (windowSize == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(p / 100 * windowSize);
+        return window[Math.max(0, rank - 1)];
     }
 
     public List<FlowInterval> rows() {
