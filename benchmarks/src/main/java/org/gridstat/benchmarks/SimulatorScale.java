@@ -49,7 +49,13 @@ public final class SimulatorScale {
         Simulation sim = Simulation.prepare(s);
         double build = (System.nanoTime() - start) / 1e9;
         start = System.nanoTime();
-        SimulationResult result = sim.execute();
+        long[] intervalStart = {System.nanoTime()};
+        SimulationResult result = sim.execute(done -> {
+            long now = System.nanoTime();
+            System.out.printf("  simulated %.0f s: that second took %.2f s of wall time (the first includes admitting"
+                    + " every subscription)%n", done / 1e9, (now - intervalStart[0]) / 1e9);
+            intervalStart[0] = now;
+        });
         double wall = (System.nanoTime() - start) / 1e9;
         long admitted = result.admissions().values().stream().filter("admitted"::equals).count();
         long delivered = result.summaries().stream().mapToLong(FlowInterval::delivered).sum();
