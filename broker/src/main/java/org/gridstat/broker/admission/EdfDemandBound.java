@@ -1,5 +1,6 @@
 package org.gridstat.broker.admission;
 
+import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
 import org.gridstat.core.time.Saturating;
@@ -15,6 +16,7 @@ import org.gridstat.core.time.Saturating;
  * {@code dbf(t) + B ≤ t} at every absolute deadline {@code t = Dᵢ + k·Tᵢ} up to {@code L}, the
  * length of the longest busy period: the least fixed point of
  * {@code w = B + Σ ⌈w/Tᵢ⌉·Cᵢ}, which exists only if the utilisation {@code Σ Cᵢ/Tᵢ} is below 1
+ * (compared exactly, in fractions, where a double cannot tell)
  * (a deadline missed at {@code t} lies at the end of a busy interval that began at most {@code B}
  * into a job it could not preempt, holds only jobs released and due within it, and is no longer
  * than {@code L}). The test is sufficient, not exact: it charges the whole blocking at every
@@ -153,8 +155,8 @@ public final class EdfDemandBound {
             return new Schedulable(0, 0);
         }
         double u = utilisation();
-        if (u >= 1) {
-            return new Overloaded(u);
+        if (u >= 1 || (u > 1 - 1e-9 && atLeastOne())) {
+            return new Overloaded(Math.max(u, 1));
         }
         long busy = busyPeriod(blockingNanos, maxPoints);
         if (busy < 0) {
@@ -168,6 +170,21 @@ public final class EdfDemandBound {
             return new TooManyPoints(points, busy, true, maxPoints);
         }
         return sweep(blockingNanos, busy, points);
+    }
+
+    /** Whether {@code Σ C/T >= 1}, in exact fractions: for a sum too near 1 for a double to tell. */
+    private boolean atLeastOne() {
+        BigInteger num = BigInteger.ZERO;
+        BigInteger den = BigInteger.ONE;
+        for (int i = 0; i < size; i++) {
+            BigInteger t = BigInteger.valueOf(period[i]);
+            num = num.multiply(t).add(BigInteger.valueOf(cost[i]).multiply(den));
+            den = den.multiply(t);
+            BigInteger g = num.gcd(den);
+            num = num.divide(g);
+            den = den.divide(g);
+        }
+        return num.compareTo(den) >= 0;
     }
 
     /**

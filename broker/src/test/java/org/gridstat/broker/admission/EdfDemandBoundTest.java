@@ -68,6 +68,12 @@ class EdfDemandBoundTest {
     void aUtilisationOfOneOrMoreIsRefusedWithoutLookingForABusyPeriod() {
         Outcome full = EdfDemandBound.check(List.of(new Task(3, 4, 4), new Task(1, 4, 4)), 0, 100);
         assertEquals(new Overloaded(1.0), full);
+        // 1/4 + 3/24 + 1/3 + 2/12 + 1/8 is 1, though its sum in doubles falls just short of it.
+        List<Task> exactlyOne = List.of(new Task(1, 4, 45), new Task(3, 24, 25), new Task(1, 3, 34), new Task(2, 12, 21),
+                new Task(1, 8, 22));
+        assertTrue(new EdfDemandBound().add(exactlyOne.get(0)).add(exactlyOne.get(1)).add(exactlyOne.get(2))
+                .add(exactlyOne.get(3)).add(exactlyOne.get(4)).utilisation() < 1);
+        assertEquals(new Overloaded(1.0), EdfDemandBound.check(exactlyOne, 3, 100));
         Overloaded over = assertInstanceOf(Overloaded.class,
                 EdfDemandBound.check(List.of(new Task(5, 4, 100)), 0, 100));
         assertEquals(1.25, over.utilisation(), 1e-12);
