@@ -2,6 +2,7 @@ package org.gridstat.broker.admission;
 
 import java.util.TreeMap;
 import org.gridstat.core.control.ControlCodec;
+import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.model.ServiceClass;
 
 /**
@@ -17,6 +18,10 @@ import org.gridstat.core.model.ServiceClass;
  * rate; in the others it stands by. Held amounts only fall when a subscription leaves, so a
  * teardown never pushes a class over its share. Mutable multisets, so that removing a subscription
  * undoes exactly what adding it did.
+ *
+ * <p>For the deadline test ({@link HopDeadlineTest}) the flow also keeps its largest frame on the
+ * wire and, where admission gives them, its HRT and LRT subscriptions' hop deadlines on the link:
+ * the flow is due by the tightest.
  */
 public final class SharedFlow {
     /** The most intervals one flow's rate filter can carry: what the control channel can encode. */
@@ -28,7 +33,16 @@ public final class SharedFlow {
     @SuppressWarnings("unchecked")
     private final TreeMap<Long, Integer>[] ratesByClass = new TreeMap[CLASSES.length];
     private final TreeMap<Long, Integer> intervals = new TreeMap<>();
+    /** Wire bytes of the subscriptions' frames, a multiset. */
+    private final TreeMap<Integer, Integer> wireBytes = new TreeMap<>();
+    /** Hop deadlines (relative, ns) of the HRT and LRT subscriptions that have one here, a multiset. */
+    private final TreeMap<Long, Integer> deadlines = new TreeMap<>();
+    /** {@link #periods()}, until the intervals change. */
+    private long[] periods;
     private int subscriptions;
+
+    /** {@link #hopDeadline()} of a flow none of whose subscriptions has one. */
+    public static final long NO_DEADLINE = Long.MAX_VALUE;
 
     public SharedFlow() {
         for (int i = 0; i < CLASSES.length; i++) {
@@ -37,20 +51,109 @@ public final class SharedFlow {
     }
 
     public void add(SubscriptionRequest r) {
+        add(r, NO_DEADLINE);
+    }
+
+    /**
+     * Adds a subscription due to leave the link within {@code hopDeadline} ns of arriving there
+     * ({@link #NO_DEADLINE}: not given); a BE subscription's deadline is not kept.
+     */
+    public void add(SubscriptionRequest r, long hopDeadline) {
         count(ratesByClass[r.qos().serviceClass().ordinal()], r.bytesPerSecond(), +1);
-        count(intervals, r.qos().intervalNanos(), +1);
+        if (count(intervals, r.qos().intervalNanos(), +1) == 1) {
+            periods = null;
+        }
+        count(wireBytes, r.wireBytes(), +1);
+        if (keepsDeadline(r, hopDeadline)) {
+            count(deadlines, hopDeadline, +1);
+        }
         subscriptions++;
     }
 
-    /** Takes back one {@link #add} of the same request. */
+    /** Takes back one {@link #add(SubscriptionRequest)} of the same request. */
     public void remove(SubscriptionRequest r) {
+        remove(r, NO_DEADLINE);
+    }
+
+    /** Takes back one {@link #add(SubscriptionRequest, long)} of the same request and deadline. */
+    public void remove(SubscriptionRequest r, long hopDeadline) {
         TreeMap<Long, Integer> rates = ratesByClass[r.qos().serviceClass().ordinal()];
-        if (!rates.containsKey(r.bytesPerSecond()) || !intervals.containsKey(r.qos().intervalNanos())) {
+        boolean deadline = keepsDeadline(r, hopDeadline);
+        if (!rates.containsKey(r.bytesPerSecond()) || !intervals.containsKey(r.qos().intervalNanos())
+                || !wireBytes.containsKey(r.wireBytes()) || (deadline && !deadlines.containsKey(hopDeadline))) {
             throw new IllegalStateException("subscription " + r.subscriptionId() + " is not in this flow");
         }
         count(rates, r.bytesPerSecond(), -1);
-        count(intervals, r.qos().intervalNanos(), -1);
+        if (count(intervals, r.qos().intervalNanos(), -1) == 0) {
+            periods = null;
+        }
+        count(wireBytes, r.wireBytes(), -1);
+        if (deadline) {
+            count(deadlines, hopDeadline, -1);
+        }
         subscriptions--;
+    }
+
+    private static boolean keepsDeadline(SubscriptionRequest r, long hopDeadline) {
+        return hopDeadline != NO_DEADLINE && r.qos().serviceClass() != ServiceClass.BE;
+    }
+
+    /** The tightest hop deadline of its HRT and LRT subscriptions, ns; {@link #NO_DEADLINE} if none has one. */
+    public long hopDeadline() {
+        return deadlines.isEmpty() ? NO_DEADLINE : deadlines.firstKey();
+    }
+
+    /** The largest frame its subscriptions' variable takes on the wire, headers included; 0 if none. */
+    public int wireBytes() {
+        return wireBytes.isEmpty() ? 0 : wireBytes.lastKey();
+    }
+
+    /**
+     * Whether adding {@code r} with {@code hopDeadline} would leave what the deadline test sees of
+     * the flow unchanged: its class, intervals and frame size, and a deadline no tighter.
+     */
+    public boolean unchangedBy(SubscriptionRequest r, long hopDeadline) {
+        return !isEmpty() && r.qos().serviceClass().ordinal() >= serviceClass().ordinal()
+                && intervals.containsKey(r.qos().intervalNanos()) && r.wireBytes() <= wireBytes()
+                && (!keepsDeadline(r, hopDeadline) || hopDeadline >= hopDeadline());
+    }
+
+    /**
+     * The least time between two events its rate filter forwards, one per interval whose events
+     * no shorter interval's already include: with the union of the intervals forwarded, 20 and
+     * 30 ms make two periodic streams (the 30 ms samples between the 20 ms ones travel too), 20 and
+     * 40 ms one (every 40 ms point is a 20 ms point). An interval of a whole number of samples per
+     * second lies on its second-aligned grid ({@link SampleGrid}), whose points are at least
+     * ⌊10⁹/rate⌋ ns apart (16,666,666 ns at 60 Hz); another interval's points are the interval apart.
+     */
+    public long[] periods() {
+        if (periods == null) {
+            periods = periodsOf(intervals());
+        }
+        return periods;
+    }
+
+    /** {@link #periods()} of a set of distinct intervals, shortest first. */
+    static long[] periodsOf(long[] intervals) {
+        long[] kept = new long[intervals.length];
+        long[] rates = new long[intervals.length];
+        long[] out = new long[intervals.length];
+        int n = 0;
+        for (long interval : intervals) {
+            long rate = SampleGrid.ofInterval(interval).wholeRate();
+            boolean covered = false;
+            for (int i = 0; i < n && !covered; i++) {
+                covered = rates[i] > 0 ? (rate > 0 ? rates[i] % rate == 0 : interval % 1_000_000_000L == 0)
+                        : rate == 0 && interval % kept[i] == 0;
+            }
+            if (!covered) {
+                kept[n] = interval;
+                rates[n] = rate;
+                out[n] = rate > 0 ? 1_000_000_000L / rate : interval;
+                n++;
+            }
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
     public boolean isEmpty() {
@@ -107,12 +210,14 @@ public final class SharedFlow {
         return intervals.keySet().stream().mapToLong(Long::longValue).toArray();
     }
 
-    private static void count(TreeMap<Long, Integer> multiset, long value, int sign) {
+    /** Counts {@code value} in or out; returns how many times it is in the multiset now. */
+    private static <K> int count(TreeMap<K, Integer> multiset, K value, int sign) {
         int n = multiset.getOrDefault(value, 0) + sign;
         if (n <= 0) {
             multiset.remove(value);
         } else {
             multiset.put(value, n);
         }
+        return Math.max(n, 0);
     }
 }
