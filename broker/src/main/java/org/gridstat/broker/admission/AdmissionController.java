@@ -234,11 +234,13 @@ public final class AdmissionController {
      */
     private String lateLink(SubscriptionRequest r, List<List<Link>> paths, List<List<Hop>> hops, java.util.BitSet failed) {
         String first = null;
+        java.util.BitSet onLinks = variableLinks.get(r.variable().value());
         for (int i = 0; i < paths.size(); i++) {
             List<Link> p = paths.get(i);
             for (int j = 0; j < p.size(); j++) {
                 Link l = p.get(j);
-                String why = deadlineTest.refusal(l, flowOn(l, r), r, hopDeadline(hops.get(i).get(j).budgetNanos(), l));
+                SharedFlow f = onLinks != null && onLinks.get(l.index()) ? flowOn(l, r) : null;
+                String why = deadlineTest.refusal(l, f, r, hopDeadline(hops.get(i).get(j).budgetNanos(), l));
                 if (why != null) {
                     failed.set(l.index());
                     first = first == null ? why : first;
@@ -469,11 +471,10 @@ public final class AdmissionController {
                 }
                 SharedFlow f = flows.computeIfAbsent(variable, x -> new SharedFlow());
                 variableLinks.computeIfAbsent(variable, x -> new java.util.BitSet()).set(l.index());
-                ServiceClass before = f.isEmpty() ? null : f.serviceClass();
                 count(l, f, -1);
                 share(f, r, deadline, sign);
                 count(l, f, +1);
-                deadlineTest.moved(l, variable, f, before);
+                deadlineTest.changed(l, f);
                 if (f.isEmpty()) {
                     flows.remove(variable);
                     if (flows.isEmpty()) {

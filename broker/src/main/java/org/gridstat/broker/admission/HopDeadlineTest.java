@@ -1,8 +1,6 @@
 package org.gridstat.broker.admission;
 
 import java.math.BigInteger;
-import java.util.HashMap;
-import java.util.Map;
 import org.gridstat.broker.admission.EdfDemandBound.Missed;
 import org.gridstat.broker.admission.EdfDemandBound.Outcome;
 import org.gridstat.broker.admission.EdfDemandBound.Overloaded;
@@ -11,6 +9,7 @@ import org.gridstat.broker.admission.EdfDemandBound.TooManyPoints;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.core.time.Saturating;
 import org.gridstat.core.wire.WireFormat;
 
 /**
@@ -52,8 +51,15 @@ import org.gridstat.core.wire.WireFormat;
  * </ul>
  *
  * A BE flow has no deadline and is not tested: it only blocks, which B counts. A subscription that
- * leaves a flow's class, periods, frame and tightest deadline as they are asks no test. An
- * instance keeps, per link, its HRT and LRT flows; single-threaded, like the controller.
+ * leaves a flow's class, periods, frame and tightest deadline as they are asks no test.
+ *
+ * <p>An instance keeps, per link and class, the flows' tasks and their sums (frames, rates,
+ * least period and deadline), updated as flows change; each flow holds its own entry. Most links are far from full: when the
+ * blocking and one job of every task fit within the shortest period and end before the earliest
+ * deadline, the busy period is that long and holds no deadline, and the set passes without the
+ * sweep, in constant time; otherwise the full test runs, O(n log n) in the flows of the class on
+ * the link.
+ * Single-threaded, like the controller.
  */
 final class HopDeadlineTest {
     /** The most deadlines checked on a link and class before refusing as too costly to check. */
@@ -64,13 +70,110 @@ final class HopDeadlineTest {
     private static final int HRT = 0;
     private static final int LRT = 1;
 
-    /** Per link: its HRT and LRT flows by variable; null where it has none. */
-    private final Map<Long, SharedFlow>[][] flows;
-    private final EdfDemandBound test = new EdfDemandBound();
+    /**
+     * A flow as the test counts it: its class (HRT, LRT), largest frame, deadline and periods. The
+     * flow keeps the entry it is counted by ({@link SharedFlow#counted}), so no lookup is needed.
+     */
+    static final class Entry {
+        final int cls;
+        final int wireBytes;
+        final long deadline;
+        final long[] periods;
+        /** Where it is in its link's dense array. */
+        int slot;
 
-    @SuppressWarnings("unchecked")
+        Entry(int cls, int wireBytes, long deadline, long[] periods) {
+            this.cls = cls;
+            this.wireBytes = wireBytes;
+            this.deadline = deadline;
+            this.periods = periods;
+        }
+
+        /** A task's deadline: the flow's, or its period if it has none. */
+        long deadline(long period) {
+            return deadline == SharedFlow.NO_DEADLINE ? period : deadline;
+        }
+    }
+
+    /** The sums over the tasks of one class on one link, and their least period and deadline. */
+    private static final class Sums {
+        /** Σ frame bytes, one per task: the class's burst. */
+        long wire;
+        /** Σ frame / period, bytes per second rounded up per task: the class's rate. */
+        long rate;
+        int tasks;
+        long leastPeriod = Long.MAX_VALUE;
+        long leastDeadline = Long.MAX_VALUE;
+        /** Whether a task holding a least value left: they are found again when next asked. */
+        boolean stale;
+
+        void count(Entry e, int sign) {
+            for (long period : e.periods) {
+                wire += sign * (long) e.wireBytes;
+                rate += sign * rateOf(e.wireBytes, period);
+                tasks += sign;
+                if (sign > 0) {
+                    leastPeriod = Math.min(leastPeriod, period);
+                    leastDeadline = Math.min(leastDeadline, e.deadline(period));
+                } else if (period == leastPeriod || e.deadline(period) == leastDeadline) {
+                    stale = true;
+                }
+            }
+        }
+    }
+
+    /** The HRT and LRT flows of one link, in a dense array to go through, and their sums per class. */
+    private static final class LinkTasks {
+        Entry[] all = new Entry[4];
+        int size;
+        final Sums[] sums = {new Sums(), new Sums()};
+
+        void put(Entry e) {
+            if (size == all.length) {
+                all = java.util.Arrays.copyOf(all, size * 2);
+            }
+            e.slot = size;
+            all[size++] = e;
+            sums[e.cls].count(e, +1);
+        }
+
+        void remove(Entry e) {
+            Entry last = all[--size];
+            all[e.slot] = last;
+            last.slot = e.slot;
+            all[size] = null;
+            sums[e.cls].count(e, -1);
+        }
+
+        /** The sums of class {@code cls}, their least values found again if a task holding one left. */
+        Sums sums(int cls) {
+            Sums k = sums[cls];
+            if (k.stale) {
+                k.leastPeriod = Long.MAX_VALUE;
+                k.leastDeadline = Long.MAX_VALUE;
+                for (int i = 0; i < size; i++) {
+                    Entry e = all[i];
+                    if (e.cls == cls) {
+                        for (long period : e.periods) {
+                            k.leastPeriod = Math.min(k.leastPeriod, period);
+                            k.leastDeadline = Math.min(k.leastDeadline, e.deadline(period));
+                        }
+                    }
+                }
+                k.stale = false;
+            }
+            return k;
+        }
+    }
+
+    /** Per link: its HRT and LRT flows; null where it has none. */
+    private final LinkTasks[] links;
+    private final EdfDemandBound test = new EdfDemandBound();
+    /** The flows of a link with no HRT or LRT flow. */
+    private final LinkTasks none = new LinkTasks();
+
     HopDeadlineTest(int links) {
-        flows = new Map[links][];
+        this.links = new LinkTasks[links];
     }
 
     /**
@@ -81,30 +184,28 @@ final class HopDeadlineTest {
         return MAX_DATAGRAM_BYTES + LinkSpec.defaultBurst(l.bandwidth()) - LinkSpec.MAX_FRAME_BYTES;
     }
 
-    /**
-     * Files a flow under the class it has now, having had {@code before} ({@code null}: the flow
-     * was empty); call after every change of a flow on a link.
-     */
-    void moved(Link l, Long variable, SharedFlow f, ServiceClass before) {
-        ServiceClass after = f.isEmpty() ? null : f.serviceClass();
-        if (before == after) {
-            return;
-        }
-        int from = index(before);
-        if (from >= 0) {
-            Map<Long, SharedFlow>[] own = flows[l.index()];
-            own[from].remove(variable);
-            if (own[HRT].isEmpty() && own[LRT].isEmpty()) {
-                flows[l.index()] = null;
+    /** Counts flow {@code f} on link {@code l} as it is now; call after every change of a flow on a link. */
+    void changed(Link l, SharedFlow f) {
+        LinkTasks own = links[l.index()];
+        int cls = f.isEmpty() ? -1 : index(f.serviceClass());
+        Entry old = f.counted;
+        if (old != null) {
+            if (old.cls == cls && old.wireBytes == f.wireBytes() && old.deadline == f.hopDeadline()
+                    && java.util.Arrays.equals(old.periods, f.periods())) {
+                return; // what the test sees of the flow is as it was
             }
+            own.remove(old);
+            f.counted = null;
         }
-        int to = index(after);
-        if (to >= 0) {
-            Map<Long, SharedFlow>[] own = flows[l.index()];
+        if (cls >= 0) {
             if (own == null) {
-                own = flows[l.index()] = newPair();
+                own = links[l.index()] = new LinkTasks();
             }
-            own[to].put(variable, f);
+            Entry e = new Entry(cls, f.wireBytes(), f.hopDeadline(), f.periods());
+            own.put(e);
+            f.counted = e;
+        } else if (own != null && own.size == 0) {
+            links[l.index()] = null;
         }
     }
 
@@ -121,60 +222,78 @@ final class HopDeadlineTest {
         if (f != null && !f.isEmpty() && f.serviceClass().ordinal() < c.ordinal()) {
             c = f.serviceClass();
         }
-        if (index(c) < 0) {
+        int cls = index(c);
+        if (cls < 0) {
             return null;
         }
-        SharedFlow trial = f == null ? new SharedFlow() : f;
-        trial.add(r, deadline);
-        try {
-            String why = c == ServiceClass.HRT ? check(l, ServiceClass.HRT, trial) : null;
-            if (why == null && (c == ServiceClass.LRT || hasOther(l, LRT, trial))) {
-                why = check(l, ServiceClass.LRT, trial);
-            }
-            return why;
-        } finally {
-            trial.remove(r, deadline);
-        }
-    }
-
-    private boolean hasOther(Link l, int cls, SharedFlow except) {
-        Map<Long, SharedFlow>[] own = flows[l.index()];
+        long due = SharedFlow.keepsDeadline(r, deadline) ? deadline : SharedFlow.NO_DEADLINE;
+        Entry candidate = f == null || f.isEmpty()
+                ? new Entry(cls, r.wireBytes(), due, SharedFlow.periodsOf(r.qos().intervalNanos()))
+                : new Entry(cls, Math.max(f.wireBytes(), r.wireBytes()), Math.min(due, f.hopDeadline()),
+                f.periodsWith(r.qos().intervalNanos()));
+        LinkTasks own = links[l.index()];
         if (own == null) {
-            return false;
+            own = none;
         }
-        return own[cls].size() > (own[cls].containsValue(except) ? 1 : 0);
+        Entry old = f == null ? null : f.counted;
+        String why = cls == HRT ? check(l, ServiceClass.HRT, own, old, candidate) : null;
+        if (why == null && (cls == LRT || own.sums[LRT].tasks > tasksOf(old, LRT))) {
+            why = check(l, ServiceClass.LRT, own, old, candidate);
+        }
+        return why;
     }
 
-    /** The test of class {@code c} on link {@code l}, with {@code trial} in the class it has now. */
-    private String check(Link l, ServiceClass c, SharedFlow trial) {
+    /**
+     * The test of class {@code c} on link {@code l} ({@code own}: its sums as they are) with the
+     * flow of {@code variable} counted as {@code candidate} instead of {@code old} (null: none).
+     */
+    private String check(Link l, ServiceClass c, LinkTasks own, Entry old, Entry candidate) {
         long capacity = l.bandwidth();
         long burst = 0;
         long rate = 0;
         if (c == ServiceClass.LRT) {
-            for (SharedFlow g : members(l, HRT, trial)) {
-                int w = g.wireBytes();
-                for (long period : g.periods()) {
-                    burst = org.gridstat.core.time.Saturating.add(burst, w);
-                    rate = org.gridstat.core.time.Saturating.add(rate, ceilDiv(w * NANO, period));
-                }
-            }
+            burst = own.sums[HRT].wire + wireOf(candidate, HRT) - wireOf(old, HRT);
+            rate = own.sums[HRT].rate + rateOf(candidate, HRT) - rateOf(old, HRT);
             if (rate >= capacity) {
                 return String.format("link %s, LRT: the HRT flows may send %s, the whole link's %s, leaving LRT"
                         + " nothing", l.name(), kbits(rate), kbits(capacity));
             }
         }
+        int k = index(c);
+        Sums tasks = own.sums(k);
         long share = l.classCapacity(c);
         long served = Math.min(share > 0 ? share : capacity, capacity - rate);
-        long blocking = nanos(org.gridstat.core.time.Saturating.add(blockingBytes(l), burst), capacity - rate);
-        test.clear();
-        for (SharedFlow g : members(l, index(c), trial)) {
-            long cost = nanos(g.wireBytes(), served);
-            long deadline = g.hopDeadline();
-            for (long period : g.periods()) {
-                test.add(cost, period, deadline == SharedFlow.NO_DEADLINE ? period : deadline);
+        long blocking = nanos(Saturating.add(blockingBytes(l), burst), capacity - rate);
+        // Each task's C is at most its share of the class's bytes, plus the nanosecond it is rounded
+        // up; the least period and deadline count the flow's old tasks too, which only makes them less.
+        long wire = tasks.wire + wireOf(candidate, k) - wireOf(old, k);
+        long count = tasks.tasks + tasksOf(candidate, k) - tasksOf(old, k);
+        long busy = Saturating.add(blocking, Saturating.add(nanos(wire, served), count));
+        long leastPeriod = tasks.leastPeriod;
+        long leastDeadline = tasks.leastDeadline;
+        if (candidate.cls == k) {
+            for (long period : candidate.periods) {
+                leastPeriod = Math.min(leastPeriod, period);
+                leastDeadline = Math.min(leastDeadline, candidate.deadline(period));
             }
         }
+        if (busy <= leastPeriod && busy < leastDeadline) {
+            return null; // one job of each task and the blocking: a busy period that ends before anything is due
+        }
+        test.clear();
+        for (int i = 0; i < own.size; i++) {
+            Entry e = own.all[i];
+            if (e.cls == k && e != old) {
+                addTasks(e, served);
+            }
+        }
+        if (candidate.cls == k) {
+            addTasks(candidate, served);
+        }
         Outcome o = test.check(blocking, MAX_POINTS);
+        if (o instanceof Schedulable) {
+            return null;
+        }
         String where = "link " + l.name() + ", " + c + ": ";
         String at;
         if (share == 0) {
@@ -184,9 +303,7 @@ final class HopDeadlineTest {
         } else {
             at = "the class's " + kbits(served);
         }
-        if (o instanceof Schedulable) {
-            return null;
-        } else if (o instanceof Missed m) {
+        if (o instanceof Missed m) {
             String[] t = durations(m.intervalNanos(), m.demandNanos());
             String ahead = c == ServiceClass.HRT || burst == 0 ? "a frame already on the wire"
                     : "a frame already on the wire and one frame of each HRT flow";
@@ -205,21 +322,38 @@ final class HopDeadlineTest {
         }
     }
 
-    /** The flows of a class on a link, {@code trial} among them if and only if it is in that class now. */
-    private Iterable<SharedFlow> members(Link l, int cls, SharedFlow trial) {
-        Map<Long, SharedFlow>[] own = flows[l.index()];
-        java.util.ArrayList<SharedFlow> list = new java.util.ArrayList<>(own == null ? 1 : own[cls].size() + 1);
-        if (own != null) {
-            for (SharedFlow g : own[cls].values()) {
-                if (g != trial) {
-                    list.add(g);
-                }
-            }
+    /** A flow's frame bytes, one per task, if it is in class {@code cls}; else 0. */
+    private static long wireOf(Entry e, int cls) {
+        return e == null || e.cls != cls ? 0 : (long) e.wireBytes * e.periods.length;
+    }
+
+    private static long tasksOf(Entry e, int cls) {
+        return e == null || e.cls != cls ? 0 : e.periods.length;
+    }
+
+    /** A flow's rate, bytes per second, if it is in class {@code cls}; else 0. */
+    private static long rateOf(Entry e, int cls) {
+        if (e == null || e.cls != cls) {
+            return 0;
         }
-        if (index(trial.serviceClass()) == cls) {
-            list.add(trial);
+        long sum = 0;
+        for (long period : e.periods) {
+            sum += rateOf(e.wireBytes, period);
         }
-        return list;
+        return sum;
+    }
+
+    /** One task per period of a flow, its frame sent at {@code served} bytes per second. */
+    private void addTasks(Entry e, long served) {
+        long cost = nanos(e.wireBytes, served);
+        for (long period : e.periods) {
+            test.add(cost, period, e.deadline(period));
+        }
+    }
+
+    /** Bytes per second of frames of {@code wireBytes} every {@code period} ns, rounded up. */
+    private static long rateOf(int wireBytes, long period) {
+        return ceilDiv(wireBytes * NANO, period);
     }
 
     /** Nanoseconds to send {@code bytes} at {@code bytesPerSecond}, rounded up, saturating. */
@@ -238,11 +372,6 @@ final class HopDeadlineTest {
 
     private static int index(ServiceClass c) {
         return c == ServiceClass.HRT ? HRT : c == ServiceClass.LRT ? LRT : -1;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<Long, SharedFlow>[] newPair() {
-        return new Map[] {new HashMap<Long, SharedFlow>(), new HashMap<Long, SharedFlow>()};
     }
 
     private static String kbits(long bytesPerSecond) {

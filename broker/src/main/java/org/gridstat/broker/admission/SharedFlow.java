@@ -33,12 +33,19 @@ public final class SharedFlow {
     @SuppressWarnings("unchecked")
     private final TreeMap<Long, Integer>[] ratesByClass = new TreeMap[CLASSES.length];
     private final TreeMap<Long, Integer> intervals = new TreeMap<>();
-    /** Wire bytes of the subscriptions' frames, a multiset. */
-    private final TreeMap<Integer, Integer> wireBytes = new TreeMap<>();
-    /** Hop deadlines (relative, ns) of the HRT and LRT subscriptions that have one here, a multiset. */
-    private final TreeMap<Long, Integer> deadlines = new TreeMap<>();
+    /** Wire bytes of the subscriptions' frames, a multiset: created when they differ (a variable's are alike). */
+    private TreeMap<Integer, Integer> wireBytes;
+    /** The subscriptions' wire bytes while they are all alike (0: none yet). */
+    private int sameWireBytes;
+    /** Hop deadlines (relative, ns) of the HRT and LRT subscriptions that have one here, a multiset; null if none. */
+    private TreeMap<Long, Integer> deadlines;
     /** {@link #periods()}, until the intervals change. */
     private long[] periods;
+    /** How the deadline test counts this flow on its link ({@link HopDeadlineTest}, which keeps it); null: not counted. */
+    HopDeadlineTest.Entry counted;
+    /** The periods of single intervals: most flows have one of a few. Read-only arrays. */
+    private static final java.util.concurrent.ConcurrentHashMap<Long, long[]> SINGLE =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private int subscriptions;
 
     /** {@link #hopDeadline()} of a flow none of whose subscriptions has one. */
@@ -63,8 +70,11 @@ public final class SharedFlow {
         if (count(intervals, r.qos().intervalNanos(), +1) == 1) {
             periods = null;
         }
-        count(wireBytes, r.wireBytes(), +1);
+        countWire(r.wireBytes(), +1);
         if (keepsDeadline(r, hopDeadline)) {
+            if (deadlines == null) {
+                deadlines = new TreeMap<>();
+            }
             count(deadlines, hopDeadline, +1);
         }
         subscriptions++;
@@ -80,32 +90,50 @@ public final class SharedFlow {
         TreeMap<Long, Integer> rates = ratesByClass[r.qos().serviceClass().ordinal()];
         boolean deadline = keepsDeadline(r, hopDeadline);
         if (!rates.containsKey(r.bytesPerSecond()) || !intervals.containsKey(r.qos().intervalNanos())
-                || !wireBytes.containsKey(r.wireBytes()) || (deadline && !deadlines.containsKey(hopDeadline))) {
+                || !(wireBytes == null ? sameWireBytes == r.wireBytes() : wireBytes.containsKey(r.wireBytes()))
+                || (deadline && (deadlines == null || !deadlines.containsKey(hopDeadline)))) {
             throw new IllegalStateException("subscription " + r.subscriptionId() + " is not in this flow");
         }
         count(rates, r.bytesPerSecond(), -1);
         if (count(intervals, r.qos().intervalNanos(), -1) == 0) {
             periods = null;
         }
-        count(wireBytes, r.wireBytes(), -1);
+        countWire(r.wireBytes(), -1);
         if (deadline) {
             count(deadlines, hopDeadline, -1);
         }
         subscriptions--;
+        if (subscriptions == 0) {
+            sameWireBytes = 0;
+            wireBytes = null;
+        }
     }
 
-    private static boolean keepsDeadline(SubscriptionRequest r, long hopDeadline) {
+    private void countWire(int bytes, int sign) {
+        if (wireBytes == null && (sameWireBytes == 0 || sameWireBytes == bytes)) {
+            sameWireBytes = sign > 0 || subscriptions > 1 ? bytes : 0;
+            return;
+        }
+        if (wireBytes == null) {
+            wireBytes = new TreeMap<>();
+            wireBytes.put(sameWireBytes, subscriptions);
+        }
+        count(wireBytes, bytes, sign);
+    }
+
+    /** Whether a subscription's hop deadline counts: one given, for an HRT or LRT subscription. */
+    static boolean keepsDeadline(SubscriptionRequest r, long hopDeadline) {
         return hopDeadline != NO_DEADLINE && r.qos().serviceClass() != ServiceClass.BE;
     }
 
     /** The tightest hop deadline of its HRT and LRT subscriptions, ns; {@link #NO_DEADLINE} if none has one. */
     public long hopDeadline() {
-        return deadlines.isEmpty() ? NO_DEADLINE : deadlines.firstKey();
+        return deadlines == null || deadlines.isEmpty() ? NO_DEADLINE : deadlines.firstKey();
     }
 
     /** The largest frame its subscriptions' variable takes on the wire, headers included; 0 if none. */
     public int wireBytes() {
-        return wireBytes.isEmpty() ? 0 : wireBytes.lastKey();
+        return wireBytes == null ? sameWireBytes : wireBytes.isEmpty() ? 0 : wireBytes.lastKey();
     }
 
     /**
@@ -128,9 +156,43 @@ public final class SharedFlow {
      */
     public long[] periods() {
         if (periods == null) {
-            periods = periodsOf(intervals());
+            periods = intervals.size() == 1 ? periodsOf(intervals.firstKey()) : periodsOf(intervals());
         }
         return periods;
+    }
+
+    /** {@link #periods()} of one interval; the array is shared and must not be changed. */
+    static long[] periodsOf(long interval) {
+        long[] p = SINGLE.get(interval);
+        if (p == null) {
+            if (SINGLE.size() >= 4096) {
+                SINGLE.clear();
+            }
+            p = periodsOf(new long[] {interval});
+            SINGLE.put(interval, p);
+        }
+        return p;
+    }
+
+    /**
+     * Whether every multiple of {@code interval} (a grid of no whole rate) is a point of the
+     * second-aligned grid of {@code rate} samples per second: whole seconds are, and, where the
+     * rate divides a second, the multiples of its interval.
+     */
+    private static boolean onWholeRateGrid(long interval, long rate) {
+        return interval % 1_000_000_000L == 0
+                || (1_000_000_000L % rate == 0 && interval % (1_000_000_000L / rate) == 0);
+    }
+
+    /** {@link #periods()} with {@code interval} among the intervals. */
+    public long[] periodsWith(long interval) {
+        if (intervals.containsKey(interval)) {
+            return periods();
+        }
+        long[] with = java.util.Arrays.copyOf(intervals(), intervals.size() + 1);
+        with[with.length - 1] = interval;
+        java.util.Arrays.sort(with);
+        return periodsOf(with);
     }
 
     /** {@link #periods()} of a set of distinct intervals, shortest first. */
@@ -143,7 +205,7 @@ public final class SharedFlow {
             long rate = SampleGrid.ofInterval(interval).wholeRate();
             boolean covered = false;
             for (int i = 0; i < n && !covered; i++) {
-                covered = rates[i] > 0 ? (rate > 0 ? rates[i] % rate == 0 : interval % 1_000_000_000L == 0)
+                covered = rates[i] > 0 ? (rate > 0 ? rates[i] % rate == 0 : onWholeRateGrid(interval, rates[i]))
                         : rate == 0 && interval % kept[i] == 0;
             }
             if (!covered) {

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult.Admitted;
 import org.gridstat.broker.admission.AdmissionResult.Hop;
@@ -184,6 +185,117 @@ class AdmissionDeadlineTest {
                 assertEquals(0, ac.admittedCount());
             }
         }
+    }
+
+    /**
+     * The controller keeps per link and class the sums of its flows' tasks, and passes a set
+     * without the sweep when one job of each fits before anything is due. On random admissions and
+     * releases its answers are those of the whole test computed afresh from the subscriptions held.
+     */
+    @Test
+    void theSumsKeptPerLinkGiveTheAnswersOfTheWholeTestComputedAfresh() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        int admitted = 0;
+        int late = 0;
+        for (int round = 0; round < 20; round++) {
+            long bandwidth = 200_000 + random.nextInt(3_000_000);
+            Topology t = line(bandwidth);
+            Link ab = t.link("a", "b");
+            AdmissionController ac = new AdmissionController(t);
+            java.util.Map<Long, SubscriptionRequest> held = new java.util.LinkedHashMap<>();
+            for (long id = 1; id <= 100; id++) {
+                if (!held.isEmpty() && random.nextInt(4) == 0) {
+                    Long gone = new ArrayList<>(held.keySet()).get(random.nextInt(held.size()));
+                    assertTrue(ac.release(gone));
+                    held.remove(gone);
+                    continue;
+                }
+                ServiceClass c = random.nextInt(3) == 0 ? ServiceClass.LRT : random.nextInt(8) == 0 ? ServiceClass.BE
+                        : ServiceClass.HRT;
+                // Few variables, so that flows are shared; rates that divide 60 Hz or not.
+                SubscriptionRequest r = request(id, 1 + random.nextInt(12), 60 + random.nextInt(600),
+                        new int[] {1, 10, 20, 30, 50, 60}[random.nextInt(6)], MS + random.nextInt(200) * MS, c);
+                AdmissionResult result = ac.admit(r);
+                if (result instanceof Rejected no && no.reason().startsWith("link a->b class")) {
+                    continue; // bandwidth
+                }
+                List<SubscriptionRequest> with = new ArrayList<>(held.values());
+                with.add(r);
+                String where = "seed " + seed + ", round " + round + ", " + bandwidth + " B/s, " + r + " with " + held.values();
+                String expected = fresh(ab, with, r);
+                String actual = result instanceof Rejected no ? no.reason() : null;
+                assertEquals(expected == null, actual == null, where + ": expected " + expected + ", got " + actual);
+                if (expected != null) {
+                    assertEquals(expected.substring(0, expected.indexOf(':')), actual.substring(0, actual.indexOf(':')), where);
+                }
+                if (result instanceof Admitted) {
+                    held.put(id, r);
+                    admitted++;
+                } else {
+                    late++;
+                }
+            }
+        }
+        assertTrue(admitted > 200 && late > 50, "seed " + seed + ": " + admitted + " admitted, " + late + " refused for time");
+    }
+
+    /**
+     * The deadline test's refusal of {@code r} among {@code subscriptions} on a -> b, computed from
+     * scratch: the flows per variable (most urgent class, largest frame, tightest HRT/LRT
+     * deadline, periods), HRT tested if r's flow is HRT, LRT if any flow is.
+     */
+    private static String fresh(Link l, List<SubscriptionRequest> subscriptions, SubscriptionRequest r) {
+        java.util.Map<Long, SharedFlow> flows = new java.util.HashMap<>();
+        for (SubscriptionRequest s : subscriptions) {
+            flows.computeIfAbsent(s.variable().value(), v -> new SharedFlow()).add(s, s.qos().latencyBoundNanos());
+        }
+        SharedFlow mine = flows.get(r.variable().value());
+        SharedFlow before = new SharedFlow();
+        subscriptions.stream().filter(s -> s != r && s.variable().equals(r.variable()))
+                .forEach(s -> before.add(s, s.qos().latencyBoundNanos()));
+        if (mine.serviceClass() == ServiceClass.BE
+                || (!before.isEmpty() && before.unchangedBy(r, r.qos().latencyBoundNanos()))) {
+            return null; // nothing HRT or LRT sees changes
+        }
+        long capacity = l.bandwidth();
+        long sigma = 0;
+        long rho = 0;
+        for (SharedFlow f : flows.values()) {
+            if (f.serviceClass() == ServiceClass.HRT) {
+                for (long period : f.periods()) {
+                    sigma += f.wireBytes();
+                    rho += (f.wireBytes() * 1_000_000_000L + period - 1) / period;
+                }
+            }
+        }
+        boolean anyLrt = flows.values().stream().anyMatch(f -> f.serviceClass() == ServiceClass.LRT);
+        for (ServiceClass c : new ServiceClass[] {ServiceClass.HRT, ServiceClass.LRT}) {
+            if (c == ServiceClass.HRT ? mine.serviceClass() != ServiceClass.HRT : !anyLrt) {
+                continue;
+            }
+            long rate = c == ServiceClass.LRT ? rho : 0;
+            if (rate >= capacity) {
+                return "link a->b, LRT: the HRT flows may send";
+            }
+            long served = Math.min(l.classCapacity(c), capacity - rate);
+            List<EdfDemandBound.Task> tasks = new ArrayList<>();
+            for (SharedFlow f : flows.values()) {
+                if (f.serviceClass() == c) {
+                    for (long period : f.periods()) {
+                        long d = f.hopDeadline() == SharedFlow.NO_DEADLINE ? period : f.hopDeadline();
+                        tasks.add(new EdfDemandBound.Task(HopDeadlineTest.nanos(f.wireBytes(), served), period, d));
+                    }
+                }
+            }
+            long blocking = HopDeadlineTest.nanos(HopDeadlineTest.blockingBytes(l) + (c == ServiceClass.LRT ? sigma : 0),
+                    capacity - rate);
+            EdfDemandBound.Outcome o = EdfDemandBound.check(tasks, blocking, HopDeadlineTest.MAX_POINTS);
+            if (!(o instanceof EdfDemandBound.Schedulable)) {
+                return "link a->b, " + c + ": " + o;
+            }
+        }
+        return null;
     }
 
     @Test
