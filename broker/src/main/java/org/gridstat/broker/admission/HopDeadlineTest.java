@@ -53,13 +53,17 @@ import org.gridstat.core.wire.WireFormat;
  * A BE flow has no deadline and is not tested: it only blocks, which B counts. A subscription that
  * leaves a flow's class, periods, frame and tightest deadline as they are asks no test.
  *
- * <p>An instance keeps, per link and class, the flows' tasks and their sums (frames, rates,
- * least period and deadline), updated as flows change; each flow holds its own entry. Most links are far from full: when the
- * blocking and one job of every task fit within the shortest period and end before the earliest
- * deadline, the busy period is that long and holds no deadline, and the set passes without the
- * sweep, in constant time; otherwise the full test runs, O(n log n) in the flows of the class on
- * the link.
- * Single-threaded, like the controller.
+ * <p>The class's share is a conservative rate: the scheduler sends flows within their assured
+ * rate at the link's whole bandwidth, HRT first. It leaves a margin for what is not modelled, and
+ * means a class cannot be filled with deadline flows to the last byte of its share (a utilisation
+ * of 1 at the share: no busy period ends), which the bandwidth test alone would allow.
+ *
+ * <p>An instance keeps, per link and class, the flows' tasks and their sums (frames, rates, least
+ * period and deadline), updated as flows change; each flow holds its own entry. Most links are
+ * far from full: when the blocking and one job of every task fit within the least period and end
+ * before the earliest deadline, the busy period is that long and holds no deadline, and the set
+ * passes without the sweep, in constant time; otherwise the full test runs, O(n log n) in the
+ * flows of the class on the link. Single-threaded, like the controller.
  */
 final class HopDeadlineTest {
     /** The most deadlines checked on a link and class before refusing as too costly to check. */
@@ -244,8 +248,8 @@ final class HopDeadlineTest {
     }
 
     /**
-     * The test of class {@code c} on link {@code l} ({@code own}: its sums as they are) with the
-     * flow of {@code variable} counted as {@code candidate} instead of {@code old} (null: none).
+     * The test of class {@code c} on link {@code l} ({@code own}: its flows and sums as they are)
+     * with the subscription's flow counted as {@code candidate} instead of {@code old} (null: a new flow).
      */
     private String check(Link l, ServiceClass c, LinkTasks own, Entry old, Entry candidate) {
         long capacity = l.bandwidth();
