@@ -29,12 +29,20 @@ class BrokerReplicaTest {
     @TempDir
     Path dir;
 
-    /** A line a-b-c plus a detour a-d-c whose a->d HRT share holds exactly three 60 Hz streams. */
+    /**
+     * A line a-b-c plus a detour a-d-c whose a->d HRT share (10 % of 4.8 Mbit/s) holds three 60 Hz
+     * streams and half a fourth. Three meet their 19 ms hop deadline there: 3 x 4.8 ms at the share
+     * after 2.5 ms for a frame already on the wire.
+     */
     private static Topology topology() {
+        java.util.Map<ServiceClass, Integer> detour = new java.util.EnumMap<>(ServiceClass.class);
+        detour.put(ServiceClass.HRT, 10);
+        detour.put(ServiceClass.LRT, 30);
+        detour.put(ServiceClass.BE, 20);
         return Topology.builder().router("a", 100_000).router("b", 100_000).router("c", 100_000).router("d", 100_000)
                 .between("a", "b", 12_500_000, MS, Topology.Builder.defaultShares())
                 .between("b", "c", 12_500_000, MS, Topology.Builder.defaultShares())
-                .between("a", "d", 2 * 3 * NEED, MS, Topology.Builder.defaultShares())
+                .between("a", "d", 35 * NEED, MS, detour)
                 .between("d", "c", 12_500_000, MS, Topology.Builder.defaultShares()).build();
     }
 

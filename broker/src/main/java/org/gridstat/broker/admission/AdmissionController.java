@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import org.gridstat.broker.admission.AdmissionResult.Admitted;
 import org.gridstat.broker.admission.AdmissionResult.Hop;
@@ -32,10 +33,23 @@ import org.gridstat.core.model.ServiceClass;
  * can install, the subscriber router's delivery flow included. The end-to-end bound is split into hop budgets in proportion to each hop's delay plus
  * queueing budget. Each hop also gets the least delay of the path after it (propagation plus
  * transmission of one frame on every later link), so that a router drops an event as a deadline
- * miss only once it cannot be delivered in time. Single-threaded; the broker serialises admissions.
+ * miss only once it cannot be delivered in time.
+ *
+ * <p>Bandwidth is not enough for hop deadlines: on every link of the paths found, the HRT and LRT
+ * flows, with the subscription's change to its flow there (a new flow, a higher rate, a tighter
+ * hop deadline), must pass an EDF demand-bound test ({@link HopDeadlineTest}, whose comment gives
+ * the model), so that an admitted set is schedulable by construction. Paths that fail it are
+ * searched around (the failing links left out, at most {@value #MAX_DETOURS} times) before the
+ * subscription is refused with the first link, class and busy interval that failed. A modification
+ * is admitted afresh, so it is tested the same way; a restored subscription is not tested again.
+ * Single-threaded; the broker serialises admissions.
  */
 public final class AdmissionController {
+    /** How often paths failing the deadline test are searched around before refusing. */
+    static final int MAX_DETOURS = 2;
+
     private final Topology topology;
+    private final HopDeadlineTest deadlineTest;
     /** Per link, per variable: the flow it is there; null for a link no flow crosses. */
     private final Map<Long, SharedFlow>[] linkFlows;
     /**
@@ -57,8 +71,16 @@ public final class AdmissionController {
     private final long[] routerReserved;
     private final Map<Long, Admission> admitted = new HashMap<>();
 
-    /** A subscription's paths; {@code delivers} if its subscriber router delivers it on the subscriber link. */
-    private record Admission(SubscriptionRequest request, List<List<Link>> paths, RouterNode subscriber, boolean delivers) {
+    /**
+     * A subscription's paths, with its hop deadline on each of their links ({@code null}: none);
+     * {@code delivers} if its subscriber router delivers it on the subscriber link.
+     */
+    private record Admission(SubscriptionRequest request, List<List<Link>> paths, long[][] deadlines,
+                             RouterNode subscriber, boolean delivers) {
+    }
+
+    /** Paths found, or why none were. */
+    private record Found(List<List<Link>> paths, Rejected refusal) {
     }
 
     private record Delivery(int router, String link, long variable) {
@@ -76,6 +98,7 @@ public final class AdmissionController {
         this.linkReserved = new long[topology.links().size()][ServiceClass.values().length];
         this.linkInstalled = new long[topology.links().size()][ServiceClass.values().length];
         this.routerReserved = new long[topology.routers().size()];
+        this.deadlineTest = new HopDeadlineTest(topology.links().size());
     }
 
     public AdmissionResult admit(SubscriptionRequest r) {
@@ -97,39 +120,24 @@ public final class AdmissionController {
         long events = r.eventsPerSecond();
         Long variable = r.variable().value();
         int k = r.qos().paths();
+        long bound = r.qos().latencyBoundNanos();
         List<List<Link>> paths;
+        ToLongFunction<Link> cost = l -> l.delayNanos() + l.from().queueingBudgetNanos();
+        Predicate<Link> eligible = null;
         if (from == to) {
             if (k > 1) {
                 return new Rejected(r.subscriptionId(), k + " disjoint paths asked, but publisher and subscriber share router " + from.id());
             }
             paths = List.of(List.of());
         } else {
-            ToLongFunction<Link> cost = l -> l.delayNanos() + l.from().queueingBudgetNanos();
             java.util.BitSet onLinks = variableLinks.get(variable);
-            java.util.function.Predicate<Link> eligible = l -> fits(l, c, r,
-                    onLinks != null && onLinks.get(l.index()) ? variable : null, bytes, events);
-            paths = pathFinder.paths(from, to, k, cost, eligible);
-            if (paths.size() < k) {
-                return explainShortage(r, from, to, k, cost);
+            eligible = l -> fits(l, c, r, onLinks != null && onLinks.get(l.index()) ? variable : null, bytes, events);
+            Found found = search(r, from, to, k, cost, eligible, true);
+            if (found.refusal() != null) {
+                return found.refusal();
             }
-            long bound = r.qos().latencyBoundNanos();
-            for (int i = 0; i < paths.size(); i++) {
-                long need = pathCost(paths.get(i), to);
-                if (need > bound) {
-                    String tooLong = String.format(
-                            "path %d (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
-                            i + 1, describe(paths.get(i), from), need / 1e6, bound / 1e6);
-                    BoundedDisjointPaths.Result within = boundedFinder.search(from, to, k,
-                            bound - to.queueingBudgetNanos(), cost, eligible);
-                    if (within.outcome() != BoundedDisjointPaths.Outcome.FOUND) {
-                        return new Rejected(r.subscriptionId(), tooLong + "; " + whyNoneWithin(within, k));
-                    }
-                    paths = within.paths();
-                    break;
-                }
-            }
+            paths = found.paths();
         }
-        long bound = r.qos().latencyBoundNanos();
         if (from == to && to.queueingBudgetNanos() > bound) {
             return new Rejected(r.subscriptionId(), String.format(
                     "path 1 (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
@@ -139,18 +147,113 @@ public final class AdmissionController {
         if (routerShort != null) {
             return new Rejected(r.subscriptionId(), routerShort);
         }
-        reserve(r, paths, from, to, +1);
-        admitted.put(r.subscriptionId(), new Admission(r, paths, to, true));
-        List<List<Hop>> hops = new ArrayList<>();
-        for (List<Link> p : paths) {
-            hops.add(budgets(p, to, bound, r.wireBytes()));
+        List<List<Hop>> hops = hopsOf(paths, to, bound, r.wireBytes());
+        String late = null;
+        java.util.BitSet avoided = new java.util.BitSet();
+        for (int detour = 0; ; detour++) {
+            String why = lateLink(r, paths, hops, avoided);
+            if (why == null) {
+                break;
+            }
+            late = late == null ? why : late;
+            if (eligible == null || detour == MAX_DETOURS) {
+                return new Rejected(r.subscriptionId(), late);
+            }
+            Found around = search(r, from, to, k, cost, eligible.and(l -> !avoided.get(l.index())), false);
+            if (around.refusal() != null) {
+                return new Rejected(r.subscriptionId(), late);
+            }
+            paths = around.paths();
+            hops = hopsOf(paths, to, bound, r.wireBytes());
         }
+        long[][] deadlines = deadlines(paths, hops);
+        reserve(r, paths, deadlines, from, to, +1);
+        admitted.put(r.subscriptionId(), new Admission(r, paths, deadlines, to, true));
         return new Admitted(r.subscriptionId(), hops);
     }
 
     /**
+     * k paths from {@code from} to {@code to} over eligible links, each within the bound; else the
+     * refusal, explained ({@code explain}) or not.
+     */
+    private Found search(SubscriptionRequest r, RouterNode from, RouterNode to, int k, ToLongFunction<Link> cost,
+                         Predicate<Link> eligible, boolean explain) {
+        List<List<Link>> paths = pathFinder.paths(from, to, k, cost, eligible);
+        if (paths.size() < k) {
+            return new Found(null, explain ? explainShortage(r, from, to, k, cost) : new Rejected(r.subscriptionId(), ""));
+        }
+        long bound = r.qos().latencyBoundNanos();
+        for (int i = 0; i < paths.size(); i++) {
+            long need = pathCost(paths.get(i), to);
+            if (need > bound) {
+                String tooLong = String.format(
+                        "path %d (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
+                        i + 1, describe(paths.get(i), from), need / 1e6, bound / 1e6);
+                BoundedDisjointPaths.Result within = boundedFinder.search(from, to, k,
+                        bound - to.queueingBudgetNanos(), cost, eligible);
+                if (within.outcome() != BoundedDisjointPaths.Outcome.FOUND) {
+                    return new Found(null, new Rejected(r.subscriptionId(), tooLong + "; " + whyNoneWithin(within, k)));
+                }
+                return new Found(within.paths(), null);
+            }
+        }
+        return new Found(paths, null);
+    }
+
+    private static List<List<Hop>> hopsOf(List<List<Link>> paths, RouterNode to, long bound, int wireBytes) {
+        List<List<Hop>> hops = new ArrayList<>(paths.size());
+        for (List<Link> p : paths) {
+            hops.add(budgets(p, to, bound, wireBytes));
+        }
+        return hops;
+    }
+
+    /**
+     * Per path and link, the hop deadline: the hop's budget less the link's propagation delay, the
+     * time an event may spend queued and sent there.
+     */
+    private static long[][] deadlines(List<List<Link>> paths, List<List<Hop>> hops) {
+        long[][] out = new long[paths.size()][];
+        for (int i = 0; i < paths.size(); i++) {
+            List<Link> p = paths.get(i);
+            out[i] = new long[p.size()];
+            for (int j = 0; j < p.size(); j++) {
+                out[i][j] = hopDeadline(hops.get(i).get(j).budgetNanos(), p.get(j));
+            }
+        }
+        return out;
+    }
+
+    private static long hopDeadline(long budgetNanos, Link l) {
+        return Math.max(0, budgetNanos - l.delayNanos());
+    }
+
+    /**
+     * The first refusal of the deadline test on the paths' links with {@code r} added, or null;
+     * every link that fails is set in {@code failed}.
+     */
+    private String lateLink(SubscriptionRequest r, List<List<Link>> paths, List<List<Hop>> hops, java.util.BitSet failed) {
+        String first = null;
+        java.util.BitSet onLinks = variableLinks.get(r.variable().value());
+        for (int i = 0; i < paths.size(); i++) {
+            List<Link> p = paths.get(i);
+            for (int j = 0; j < p.size(); j++) {
+                Link l = p.get(j);
+                SharedFlow f = onLinks != null && onLinks.get(l.index()) ? flowOn(l, r) : null;
+                String why = deadlineTest.refusal(l, f, r, hopDeadline(hops.get(i).get(j).budgetNanos(), l));
+                if (why != null) {
+                    failed.set(l.index());
+                    first = first == null ? why : first;
+                }
+            }
+        }
+        return first;
+    }
+
+    /**
      * Admits a subscription over one given path (a parent broker's border links), checking each
-     * link's class bandwidth and each router's capacity, and reserves it; no bound is split.
+     * link's class bandwidth and each router's capacity, and reserves it; no bound is split, so no
+     * hop deadline is tested (its flows count as due within their period in others' tests).
      */
     public AdmissionResult admitOver(SubscriptionRequest r, List<Link> path) {
         if (admitted.containsKey(r.subscriptionId())) {
@@ -164,8 +267,8 @@ public final class AdmissionController {
                 return new Rejected(r.subscriptionId(), why);
             }
         }
-        reserve(r, List.of(path), from, null, +1);
-        admitted.put(r.subscriptionId(), new Admission(r, List.of(path),
+        reserve(r, List.of(path), null, from, null, +1);
+        admitted.put(r.subscriptionId(), new Admission(r, List.of(path), null,
                 path.isEmpty() ? from : path.get(path.size() - 1).to(), false));
         return new Admitted(r.subscriptionId(), List.of(List.of()));
     }
@@ -187,8 +290,10 @@ public final class AdmissionController {
         RouterNode to = known(r.subscriberRouter());
         List<List<Link>> paths = new ArrayList<>();
         List<List<Hop>> restored = new ArrayList<>();
+        long[][] deadlines = new long[held.paths().size()][];
         for (List<Hop> hops : held.paths()) {
             List<Link> path = new ArrayList<>();
+            List<Long> due = new ArrayList<>();
             for (Hop h : hops) {
                 if (h.next() != null) {
                     Link l = topology.link(h.router(), h.next());
@@ -197,8 +302,10 @@ public final class AdmissionController {
                                 + h.router() + "->" + h.next() + " in the topology");
                     }
                     path.add(l);
+                    due.add(hopDeadline(h.budgetNanos(), l));
                 }
             }
+            deadlines[paths.size()] = due.stream().mapToLong(Long::longValue).toArray();
             paths.add(path);
             long after = hops.isEmpty() ? 0 : hops.get(hops.size() - 1).minRestDelayNanos();
             long[] rest = minRestDelays(path, r.wireBytes());
@@ -210,8 +317,8 @@ public final class AdmissionController {
             }
             restored.add(again);
         }
-        reserve(r, paths, from, to, +1);
-        this.admitted.put(r.subscriptionId(), new Admission(r, paths, to, true));
+        reserve(r, paths, deadlines, from, to, +1);
+        this.admitted.put(r.subscriptionId(), new Admission(r, paths, deadlines, to, true));
         return new Admitted(held.subscriptionId(), restored);
     }
 
@@ -229,7 +336,7 @@ public final class AdmissionController {
         if (a == null) {
             return false;
         }
-        reserve(a.request(), a.paths(), topology.router(a.request().publisherRouter()),
+        reserve(a.request(), a.paths(), a.deadlines(), topology.router(a.request().publisherRouter()),
                 a.delivers() ? a.subscriber() : null, -1);
         return true;
     }
@@ -344,15 +451,20 @@ public final class AdmissionController {
     }
 
     /**
-     * Adds ({@code sign} +1) or takes back (-1) a subscription's use of its paths' flows, routers
+     * Adds ({@code sign} +1) or takes back (-1) a subscription's use of its paths' flows, with its
+     * hop deadline on each link ({@code deadlines} per path and link, or {@code null}: none), routers
      * and, if {@code subscriber} is given, delivery flow.
      */
-    private void reserve(SubscriptionRequest r, List<List<Link>> paths, RouterNode from, RouterNode subscriber, int sign) {
+    private void reserve(SubscriptionRequest r, List<List<Link>> paths, long[][] deadlines, RouterNode from,
+                         RouterNode subscriber, int sign) {
         Long variable = r.variable().value();
         java.util.Set<Integer> routers = new java.util.LinkedHashSet<>();
         routers.add(from.index());
-        for (List<Link> p : paths) {
-            for (Link l : p) {
+        for (int i = 0; i < paths.size(); i++) {
+            List<Link> p = paths.get(i);
+            for (int j = 0; j < p.size(); j++) {
+                Link l = p.get(j);
+                long deadline = deadlines == null ? SharedFlow.NO_DEADLINE : deadlines[i][j];
                 Map<Long, SharedFlow> flows = linkFlows[l.index()];
                 if (flows == null) {
                     flows = linkFlows[l.index()] = new HashMap<>();
@@ -360,8 +472,9 @@ public final class AdmissionController {
                 SharedFlow f = flows.computeIfAbsent(variable, x -> new SharedFlow());
                 variableLinks.computeIfAbsent(variable, x -> new java.util.BitSet()).set(l.index());
                 count(l, f, -1);
-                share(f, r, sign);
+                share(f, r, deadline, sign);
                 count(l, f, +1);
+                deadlineTest.changed(l, f);
                 if (f.isEmpty()) {
                     flows.remove(variable);
                     if (flows.isEmpty()) {
@@ -379,7 +492,7 @@ public final class AdmissionController {
         if (subscriber != null) {
             Delivery key = Delivery.of(subscriber, r);
             SharedFlow d = deliveries.computeIfAbsent(key, x -> new SharedFlow());
-            share(d, r, sign);
+            share(d, r, SharedFlow.NO_DEADLINE, sign);
             if (d.isEmpty()) {
                 deliveries.remove(key);
             }
@@ -406,11 +519,11 @@ public final class AdmissionController {
         linkInstalled[l.index()][f.serviceClass().ordinal()] += sign * f.assuredRate();
     }
 
-    private static void share(SharedFlow f, SubscriptionRequest r, int sign) {
+    private static void share(SharedFlow f, SubscriptionRequest r, long deadline, int sign) {
         if (sign > 0) {
-            f.add(r);
+            f.add(r, deadline);
         } else {
-            f.remove(r);
+            f.remove(r, deadline);
         }
     }
 

@@ -25,6 +25,11 @@ class AdmissionControllerTest {
      * link whose HRT share holds exactly five 60 Hz streams.
      */
     private static Topology twentyRouters() {
+        return twentyRouters(2 * 5 * NEED);
+    }
+
+    /** The same with r18->r19 of {@code bottleneck} bytes per second. */
+    private static Topology twentyRouters(long bottleneck) {
         Topology.Builder b = Topology.builder();
         for (int i = 0; i < 20; i++) {
             b.router("r" + i, 1_000_000);
@@ -37,7 +42,7 @@ class AdmissionControllerTest {
         }
         b.between("r18", "r0", 12_500_000, 1 * MS, Topology.Builder.defaultShares());
         b.between("r18", "r9", 12_500_000, 1 * MS, Topology.Builder.defaultShares());
-        b.between("r18", "r19", 2 * 5 * NEED, 1 * MS, Topology.Builder.defaultShares()); // HRT: 50 % = 5 streams
+        b.between("r18", "r19", bottleneck, 1 * MS, Topology.Builder.defaultShares()); // HRT: 50 % = 5 streams
         return b.build();
     }
 
@@ -46,21 +51,28 @@ class AdmissionControllerTest {
                 .latencyBound(Duration.ofMillis(boundMs)).paths(paths).serviceClass(ServiceClass.HRT).build());
     }
 
+    /**
+     * r18->r19's HRT share holds five and a half streams: a share filled to the last byte leaves no
+     * time for a frame already on the wire, which the deadline test refuses
+     * ({@link AdmissionDeadlineTest}). The bound is loose enough for the hop deadlines: on r18->r19
+     * (2 ms of the 14 ms the path costs) five simultaneous frames take 15.2 ms at the HRT share,
+     * after 7.9 ms for a frame already on the wire, within the hop's 300 x 2 / 14 - 1 = 41.9 ms.
+     */
     @Test
     void admitsExactlyWhatTheTightestLinkHoldsAndNamesItWhenFull() {
-        Topology t = twentyRouters();
+        Topology t = twentyRouters(11 * NEED);
         AdmissionController ac = new AdmissionController(t);
         for (int i = 1; i <= 5; i++) {
-            assertInstanceOf(Admitted.class, ac.admit(request(i, 100 + i, "r3", "r19", 1, 100)), "stream " + i);
+            assertInstanceOf(Admitted.class, ac.admit(request(i, 100 + i, "r3", "r19", 1, 300)), "stream " + i);
         }
-        AdmissionResult sixth = ac.admit(request(6, 106, "r3", "r19", 1, 100));
+        AdmissionResult sixth = ac.admit(request(6, 106, "r3", "r19", 1, 300));
         Rejected r = assertInstanceOf(Rejected.class, sixth);
-        assertEquals("link r18->r19 class HRT: needs 138.2 kbit/s, 0.0 kbit/s free", r.reason());
+        assertEquals("link r18->r19 class HRT: needs 138.2 kbit/s, 69.1 kbit/s free", r.reason());
         assertEquals(5 * NEED, ac.reserved(t.outgoing(t.router("r18")).stream()
                 .filter(l -> l.to().id().equals("r19")).findFirst().orElseThrow(), ServiceClass.HRT));
 
         assertTrue(ac.release(3));
-        assertInstanceOf(Admitted.class, ac.admit(request(6, 106, "r3", "r19", 1, 100)), "room again after a release");
+        assertInstanceOf(Admitted.class, ac.admit(request(6, 106, "r3", "r19", 1, 300)), "room again after a release");
         assertFalse(ac.release(3), "released once only");
     }
 
@@ -231,6 +243,8 @@ class AdmissionControllerTest {
      * s -> a -> b -> t costs 3 ms, but uses both a and b: the only path left beside it is
      * s -> c -> t, 10.5 ms. The least-cost disjoint pair is those two (13.5 ms in all); s -> a -> t
      * and s -> b -> t take 7 ms each (14 ms in all). No queueing budgets, so a path costs its delays.
+     * At 1 Gbit/s: within an 8 ms bound a 1 ms hop may hold an event 1/7 ms, time enough for a
+     * frame already on the wire (62 us at this bandwidth) and the event's own.
      */
     private static Topology trap() {
         Topology.Builder b = Topology.builder();
@@ -238,10 +252,11 @@ class AdmissionControllerTest {
             b.router(r, 1_000_000, 0, "");
         }
         var shares = Topology.Builder.defaultShares();
-        return b.link("s", "a", 12_500_000, 1 * MS, shares).link("a", "b", 12_500_000, 1 * MS, shares)
-                .link("b", "t", 12_500_000, 1 * MS, shares).link("a", "t", 12_500_000, 6 * MS, shares)
-                .link("s", "b", 12_500_000, 6 * MS, shares).link("s", "c", 12_500_000, 5 * MS, shares)
-                .link("c", "t", 12_500_000, 5_500_000, shares).build();
+        long gbit = 125_000_000;
+        return b.link("s", "a", gbit, 1 * MS, shares).link("a", "b", gbit, 1 * MS, shares)
+                .link("b", "t", gbit, 1 * MS, shares).link("a", "t", gbit, 6 * MS, shares)
+                .link("s", "b", gbit, 6 * MS, shares).link("s", "c", gbit, 5 * MS, shares)
+                .link("c", "t", gbit, 5_500_000, shares).build();
     }
 
     @Test

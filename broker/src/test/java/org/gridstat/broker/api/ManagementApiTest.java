@@ -40,11 +40,19 @@ class ManagementApiTest {
     private ManagementApi standbyApi;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    /** a-b-c, where b->c's HRT share holds exactly two 60 Hz streams of 260-byte frames. */
+    /**
+     * a-b-c, where b->c's HRT share (20 % of 1.4 Mbit/s) holds exactly two 60 Hz streams of
+     * 260-byte frames. One stream meets its 19 ms hop deadline there at a 50 ms bound: 8.3 ms at
+     * the share after 8.7 ms for a frame already on the wire.
+     */
     private static Topology topology() {
+        Map<org.gridstat.core.model.ServiceClass, Integer> slow = new java.util.EnumMap<>(org.gridstat.core.model.ServiceClass.class);
+        slow.put(org.gridstat.core.model.ServiceClass.HRT, 20);
+        slow.put(org.gridstat.core.model.ServiceClass.LRT, 30);
+        slow.put(org.gridstat.core.model.ServiceClass.BE, 20);
         return Topology.builder().router("a", 100_000).router("b", 100_000).router("c", 100_000)
                 .between("a", "b", 12_500_000, MS, Topology.Builder.defaultShares())
-                .between("b", "c", 2 * 2 * 288 * 60, MS, Topology.Builder.defaultShares()).build();
+                .between("b", "c", 10 * 288 * 60, MS, slow).build();
     }
 
     @BeforeEach
@@ -146,11 +154,11 @@ class ManagementApiTest {
         assertEquals(201, segment.statusCode(), segment.body());
         assertEquals(2.5, JSON.readTree(segment.body()).get("minRestDelayMs").asDouble());
 
-        // b->c takes a 288-byte packet (260 + IPv4/UDP) in 1 ms + 288 B / 69,120 B/s = 1,000,000 + 4,166,666 ns
+        // b->c takes a 288-byte packet (260 + IPv4/UDP) in 1 ms + 288 B / 172,800 B/s = 1,000,000 + 1,666,666 ns
         Map<String, Long> rest = new java.util.TreeMap<>();
         JSON.readTree(call("GET", "/api/v1/flows", null).body())
                 .forEach(f -> rest.put(f.get("router").asText(), f.get("minRestDelayNanos").asLong()));
-        assertEquals(Map.of("a", 5_166_666L + 2_500_000L, "b", 2_500_000L, "c", 2_500_000L), rest);
+        assertEquals(Map.of("a", 2_666_666L + 2_500_000L, "b", 2_500_000L, "c", 2_500_000L), rest);
 
         HttpResponse<String> negative = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"qos\"",
                 "\"minRestDelayMs\":-1,\"qos\""));
