@@ -262,7 +262,7 @@ public final class Simulation {
      */
     private static LinkSpec specOf(LinkModel m, long hrt, long lrt, long be) {
         long capacity = m.discipline() == LinkModel.Discipline.SCHEDULER ? m.capacity()
-                : Math.min(m.capacity() * UNPACED, Shaping.MAX_BURST);
+                : m.capacity() > Shaping.MAX_BURST / UNPACED ? Shaping.MAX_BURST : m.capacity() * UNPACED;
         return LinkSpec.ofPercent(capacity, hrt, lrt, be, 0);
     }
 
@@ -318,9 +318,16 @@ public final class Simulation {
         for (Scenario.Variable v : scenario.variables()) {
             declare(v);
         }
+        // Subscriptions are asked before any publisher starts: one asked at the instant its
+        // publisher sends is in place for that sample.
         for (Scenario.Subscription s : scenario.subscriptions()) {
-            loop.at(s.atNanos(), () -> subscribe(s));
+            if (s.atNanos() < scenario.durationNanos()) {
+                loop.at(s.atNanos(), () -> subscribe(s));
+            } else {
+                admissions.put(s.label(), "not asked: its time is at or after the end of the run");
+            }
         }
+        publishers.forEach((name, p) -> p.start(startOf(name)));
         long rawId = RAW_BASE;
         for (Scenario.RawSource rs : scenario.rawSources()) {
             startRaw(rs, rawId++);
@@ -342,7 +349,7 @@ public final class Simulation {
             lastClosed = to;
             progress.accept(to);
         }
-        loop.runUntil(end);
+        // Nothing at or after the duration runs: a run covers [0, duration), as its rows do.
         return result();
     }
 
@@ -361,7 +368,10 @@ public final class Simulation {
                 sample -> byVariable.getOrDefault(sample.variableId(), List.of())
                         .forEach(s -> s.published(sample.sequence(), sample.sourceTimeNanos())));
         publishers.put(v.name(), pub);
-        pub.start(v.startNanos());
+    }
+
+    private long startOf(String variable) {
+        return scenario.variables().stream().filter(v -> v.name().equals(variable)).findFirst().orElseThrow().startNanos();
     }
 
     private void subscribe(Scenario.Subscription s) {

@@ -11,12 +11,12 @@ import org.gridstat.core.wire.WireFormat;
  * datagram, and a publisher's interval is one a router can pace. Documented in
  * {@code docs/management-api.md}.
  */
-final class RequestLimits {
+public final class RequestLimits {
     /** Longest router id or link name, in characters. */
     static final int MAX_NAME_LENGTH = org.gridstat.broker.topology.Names.MAX_LENGTH;
     /** Shortest publishing interval: 100 µs, that is at most 10 kHz, far above the 120 Hz of the fastest PMUs. */
-    static final long MIN_PUBLISHER_INTERVAL_NANOS = 100_000;
-    static final long MAX_PUBLISHER_INTERVAL_NANOS = QosSpec.MAX_INTERVAL.toNanos();
+    public static final long MIN_PUBLISHER_INTERVAL_NANOS = 100_000;
+    public static final long MAX_PUBLISHER_INTERVAL_NANOS = QosSpec.MAX_INTERVAL.toNanos();
     static final int MIN_FRAME_BYTES = WireFormat.HEADER_LENGTH;
     static final int MAX_FRAME_BYTES = WireFormat.MAX_FRAME_LENGTH;
     /** Longest {@code Idempotency-Key}: room for a UUID and a prefix. */

@@ -169,7 +169,9 @@ final class TopologyFile {
             if (!allowed.contains(key)) {
                 throw error(t.getKeyNode(), "unknown key '" + key + "' (known: " + String.join(", ", allowed) + ")");
             }
-            out.put(key, t.getValueNode());
+            if (out.put(key, t.getValueNode()) != null) {
+                throw error(t.getKeyNode(), "'" + key + "' is given twice");
+            }
         }
         return out;
     }

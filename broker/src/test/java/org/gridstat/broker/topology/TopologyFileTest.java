@@ -47,6 +47,7 @@ class TopologyFileTest {
                 "line 4", "no router 'r9'");
         assertError("routers:\n  - {id: r1, capacity: 1}\n  - {id: r1, capacity: 2}\nlinks: []\n", "line 3", "declared twice");
         assertError("routers:\n  - {id: r1, capacity: 1, colour: red}\nlinks: []\n", "line 2", "unknown key 'colour'");
+        assertError("routers:\n  - {id: r1, capacity: 100000, capacity: 5}\nlinks: []\n", "line 2", "'capacity' is given twice");
         assertError("routers:\n  - {id: r1, capacity: 1}\n  - {id: r2, capacity: 1}\nlinks:\n  - {between: [r1, r2]}\n",
                 "line 5", "'bandwidth' is missing");
         assertError("routers:\n  - {id: r1, capacity: 1}\n  - {id: r2, capacity: 1}\nlinks:\n  - {between: [r1, r2], bandwidth: 5, delay: 3}\n",

@@ -62,7 +62,9 @@ public final class EventLoop {
 
     /** Runs {@code action} {@code delay} nanoseconds from now. */
     public Timer after(long delay, Runnable action) {
-        return at(now + Math.max(0, delay), action);
+        // Saturating: a delay of centuries is "never", not a time in the past that runs at once.
+        long at = now + Math.max(0, delay);
+        return at(at < now ? Long.MAX_VALUE : at, action);
     }
 
     /** Runs every action due up to and including {@code end}, then leaves the clock at {@code end}. */

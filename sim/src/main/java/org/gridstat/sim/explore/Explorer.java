@@ -32,7 +32,7 @@ public final class Explorer {
      */
     public static List<Failure> explore(long from, long to, int replayEvery, LongConsumer progress) {
         List<Failure> failures = new ArrayList<>();
-        for (long seed = from; seed <= to; seed++) {
+        for (long seed = from; ; seed++) {
             progress.accept(seed);
             List<String> violations = new ArrayList<>();
             Scenario scenario;
@@ -51,6 +51,9 @@ public final class Explorer {
             }
             if (!violations.isEmpty()) {
                 failures.add(new Failure(seed, violations));
+            }
+            if (seed == to) {
+                break; // before seed++ could wrap past Long.MAX_VALUE
             }
         }
         return failures;

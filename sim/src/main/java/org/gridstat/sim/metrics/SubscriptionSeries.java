@@ -21,6 +21,11 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     /** The interval's latencies, exactly: its row's percentiles are read from them sorted. */
     private long[] window = new long[64];
     private int windowSize;
+    /** Most latencies a row keeps exactly; a row of more is kept to 3 significant digits. */
+    private static final int WINDOW_MAX = 1 << 16;
+    private Histogram spilled;
+    private long spilledMax;
+    private long totalMax;
     /** The whole run's, to 3 significant digits from 1 µs to a minute (longer ones count as a minute). */
     private final Histogram total = new Histogram(1_000, MINUTE, 3);
     private long offered;
@@ -115,10 +120,15 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         totalDelivered++;
         long l = Math.max(0, latencyNanos);
         if (windowSize == window.length) {
-            window = java.util.Arrays.copyOf(window, 2 * window.length);
+            if (window.length == WINDOW_MAX) {
+                spill();
+            } else {
+                window = java.util.Arrays.copyOf(window, 2 * window.length);
+            }
         }
         window[windowSize++] = l;
         total.recordValue(Math.min(l, MINUTE));
+        totalMax = Math.max(totalMax, l);
         if (isLate) {
             late++;
             totalLate++;
@@ -158,18 +168,41 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         totalOverflow += overflow;
         totalMisses += misses;
         totalLost += lost;
-        java.util.Arrays.sort(window, 0, windowSize);
-        long sum = 0;
-        for (int i = 0; i < windowSize; i++) {
-            sum += window[i];
+        if (spilled != null) {
+            spill(); // a row of more deliveries than the window keeps: to 3 significant digits
+            boolean any = spilled.getTotalCount() > 0;
+            rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
+                    any ? spilled.getValueAtPercentile(50) : 0, any ? spilled.getValueAtPercentile(99) : 0, spilledMax,
+                    any ? Math.round(spilled.getMean()) : 0));
+            spilled.reset();
+            spilled = null;
+            spilledMax = 0;
+        } else {
+            java.util.Arrays.sort(window, 0, windowSize);
+            long sum = 0;
+            for (int i = 0; i < windowSize; i++) {
+                sum += window[i];
+            }
+            boolean any = windowSize > 0;
+            rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
+                    percentile(50), percentile(99), any ? window[windowSize - 1] : 0,
+                    any ? Math.round((double) sum / windowSize) : 0));
         }
-        boolean any = windowSize > 0;
-        rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
-                percentile(50), percentile(99), any ? window[windowSize - 1] : 0,
-                any ? Math.round((double) sum / windowSize) : 0));
         offered = 0;
         delivered = 0;
         late = 0;
+        windowSize = 0;
+    }
+
+    /** Moves the window's latencies into the row's histogram, kept from now on for the rest of the row. */
+    private void spill() {
+        if (spilled == null) {
+            spilled = new Histogram(1_000, MINUTE, 3);
+        }
+        for (int i = 0; i < windowSize; i++) {
+            spilled.recordValue(Math.min(window[i], MINUTE));
+            spilledMax = Math.max(spilledMax, window[i]);
+        }
         windowSize = 0;
     }
 
@@ -192,7 +225,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         return new FlowInterval(label, from, to, totalOffered, totalDelivered, totalLate, totalOverflow, totalMisses,
                 totalLost,
                 any ? total.getValueAtPercentile(50) : 0, any ? total.getValueAtPercentile(99) : 0,
-                any ? total.getMaxValue() : 0, any ? Math.round(total.getMean()) : 0);
+                totalMax, any ? Math.round(total.getMean()) : 0);
     }
 
     /** Mean latency of every delivery of the run. */

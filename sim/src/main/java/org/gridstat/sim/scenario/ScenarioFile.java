@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.broker.api.RequestLimits;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.Names;
 import org.gridstat.broker.topology.RouterNode;
@@ -58,7 +59,11 @@ public final class ScenarioFile {
             "unsubscribe");
     /** A raw source's queue in its router unless the scenario gives one, in datagrams. */
     public static final int DEFAULT_RAW_BUFFER = 64;
-    private static final int MAX_BUFFER = 1 << 20;
+    /** A flow's buffer, and a link's packet queue: the most a router's flow may hold (FlowSpec). */
+    private static final int MAX_BUFFER = 65_536;
+    private static final long MILLISECOND = 1_000_000L;
+    /** Report intervals a run may have: each subscription keeps a row per interval. */
+    static final long MAX_ROWS = 100_000;
 
     private static final Map<String, ServiceClass> CLASSES = classes();
     private static final Map<String, LinkModel.Discipline> DISCIPLINES = disciplines();
@@ -139,6 +144,13 @@ public final class ScenarioFile {
         }
         long duration = top.positiveDuration("duration");
         long report = top.has("report") ? top.positiveDuration("report") : SECOND;
+        if (report < MILLISECOND) {
+            throw top.error("report", "must be at least 1ms, got " + nanosText(report));
+        }
+        if (duration / report > MAX_ROWS) {
+            throw top.error("report", "the run would have " + duration / report + " rows per subscription, more than "
+                    + MAX_ROWS + ": a longer report interval, or a shorter duration");
+        }
         long seed = top.whole("seed", Long.MIN_VALUE, Long.MAX_VALUE, 1);
         Scenario.Admission admission = top.choice("admission", ADMISSIONS, Scenario.Admission.FULL);
         topology = topology(top);
@@ -221,6 +233,10 @@ public final class ScenarioFile {
             throw v.error("group", "'" + group + "' may hold at most 128 letters, digits, '_', '-', '.' and '/'");
         }
         long start = v.duration("start", 0);
+        if (interval < RequestLimits.MIN_PUBLISHER_INTERVAL_NANOS || interval > RequestLimits.MAX_PUBLISHER_INTERVAL_NANOS) {
+            throw v.error(v.has("rate") ? "rate" : "interval", "a publisher's interval must be 100us .. 1h, got "
+                    + nanosText(interval));
+        }
         long jitter = v.duration("jitter", 0);
         if (jitter >= interval) {
             throw v.error("jitter", "must be below the interval (" + nanosText(interval) + "), got " + nanosText(jitter));
@@ -372,6 +388,9 @@ public final class ScenarioFile {
         }
         long every = l.duration("outageEvery", 0);
         long outage = l.duration("outageFor", 0);
+        if ((every > 0 && every < Section.MIN_PERIOD) || (outage > 0 && outage < Section.MIN_PERIOD)) {
+            throw l.error(every > 0 && every < Section.MIN_PERIOD ? "outageEvery" : "outageFor", "must be at least 1us");
+        }
         if ((every > 0) != (outage > 0)) {
             throw l.error(every > 0 ? "outageFor" : "outageEvery", "outages need both outageEvery (mean time between)"
                     + " and outageFor (mean duration), above zero, or neither");

@@ -207,17 +207,30 @@ final class Section {
         throw error(key, "'" + t + "' is neither true nor false");
     }
 
-    /** A required non-negative duration with a unit ({@code 10ms}, {@code 2s}); a bare {@code 0} is zero. */
+    /** The longest time a scenario may name: 30 days. Longer is a mistake, or a run of years. */
+    static final long MAX_TIME = 30L * 24 * 3_600 * SECOND;
+    /** The shortest period of anything a scenario repeats (a source, an outage): 1 µs. */
+    static final long MIN_PERIOD = 1_000;
+
+    /**
+     * A required non-negative duration with a unit ({@code 10ms}, {@code 2s}); a bare {@code 0} is
+     * zero; at most {@link #MAX_TIME}.
+     */
     long duration(String key) {
         String t = scalar(key, required(key)).trim();
         if (t.equals("0")) {
             return 0;
         }
+        long d;
         try {
-            return DurationText.nanos(t);
+            d = DurationText.nanos(t);
         } catch (IllegalArgumentException e) {
             throw error(key, e.getMessage());
         }
+        if (d > MAX_TIME) {
+            throw error(key, "'" + t + "' is more than a scenario may last (30 days)");
+        }
+        return d;
     }
 
     long duration(String key, long otherwise) {
@@ -244,12 +257,16 @@ final class Section {
         if (magnitude.equals("0")) {
             return 0;
         }
+        long d;
         try {
-            long d = DurationText.nanos(magnitude);
-            return negative ? -d : d;
+            d = DurationText.nanos(magnitude);
         } catch (IllegalArgumentException e) {
             throw error(key, e.getMessage().replace("non-negative ", ""));
         }
+        if (d > MAX_TIME) {
+            throw error(key, "'" + t + "' is more than a scenario may last (30 days)");
+        }
+        return negative ? -d : d;
     }
 
     /**
@@ -265,14 +282,18 @@ final class Section {
             if (!(hz > 0)) {
                 throw error("rate", "must be above zero Hz, got " + hz);
             }
-            long nanos = Math.round(SECOND / hz);
-            if (nanos < 1) {
-                throw error("rate", hz + " Hz is more than one a nanosecond");
+            double nanos = SECOND / hz;
+            if (nanos < MIN_PERIOD || nanos > MAX_TIME) {
+                throw error("rate", hz + " Hz is outside 1 a month .. a million a second");
             }
-            return nanos;
+            return Math.round(nanos);
         }
         if (has("interval")) {
-            return positiveDuration("interval");
+            long nanos = positiveDuration("interval");
+            if (nanos < MIN_PERIOD) {
+                throw error("interval", "must be at least 1us, got " + nanos + "ns");
+            }
+            return nanos;
         }
         return -1;
     }
