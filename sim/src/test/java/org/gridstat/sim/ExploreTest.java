@@ -41,7 +41,7 @@ class ExploreTest {
         long hrtChecked = 0;
         long refused = 0;
         long lost = 0;
-        for (long seed = 1; seed <= 60; seed++) {
+        for (long seed = 1; seed <= 120; seed++) {
             Simulation.Checked run = Simulation.runChecked(RandomScenarios.generate(seed));
             hrtChecked += run.hrtChecked();
             delivered += run.result().summaries().stream().mapToLong(FlowInterval::delivered).sum();
