@@ -134,9 +134,13 @@ class AdmissionControllerTest {
         Admitted fresh = assertInstanceOf(Admitted.class, ac.admit(r));
         List<Hop> path = fresh.paths().get(0);
         assertEquals(List.of("r9", "r18", "r19"), path.stream().map(Hop::router).toList());
+        // r9->r18: 1 ms + 288 B at 12,500,000 B/s = 1,000,000 + 23,040 ns
         // r18->r19: 1 ms + 288 B at 2 x 5 x 17,280 B/s = 1,000,000 + 1,666,666 ns (1,666,666.67 rounded down)
+        // a hop's rest counts its own link: r9's 1,023,040 + 2,666,666 = 3,689,706 ns, r18's 2,666,666 ns
+        long r9r18 = 1_023_040L;
         long r18r19 = 2_666_666L;
-        assertEquals(List.of(r18r19, 0L, 0L), path.stream().map(Hop::minRestDelayNanos).toList());
+        assertEquals(List.of(r9r18 + r18r19, r18r19, 0L), path.stream().map(Hop::minRestDelayNanos).toList());
+        assertEquals(3_689_706L, r9r18 + r18r19);
         assertTrue(ac.release(1));
 
         // stored before rest delays were kept (all 0), and as a segment followed by 3 ms more
@@ -145,7 +149,7 @@ class AdmissionControllerTest {
         assertEquals(fresh, ac.restore(r, old));
         assertTrue(ac.release(1));
         Admitted segment = fresh.followedBy(0, 3 * MS);
-        assertEquals(List.of(r18r19 + 3 * MS, 3 * MS, 3 * MS),
+        assertEquals(List.of(r9r18 + r18r19 + 3 * MS, r18r19 + 3 * MS, 3 * MS),
                 segment.paths().get(0).stream().map(Hop::minRestDelayNanos).toList());
         assertEquals(segment, ac.restore(r, segment));
     }

@@ -154,11 +154,13 @@ class ManagementApiTest {
         assertEquals(201, segment.statusCode(), segment.body());
         assertEquals(2.5, JSON.readTree(segment.body()).get("minRestDelayMs").asDouble());
 
-        // b->c takes a 288-byte packet (260 + IPv4/UDP) in 1 ms + 288 B / 172,800 B/s = 1,000,000 + 1,666,666 ns
+        // a 288-byte packet (260 + IPv4/UDP) takes a->b in 1 ms + 288 B / 12,500,000 B/s = 1,000,000 + 23,040 ns
+        // and b->c in 1 ms + 288 B / 172,800 B/s = 1,000,000 + 1,666,666 ns; a hop's rest counts its own link
         Map<String, Long> rest = new java.util.TreeMap<>();
         JSON.readTree(call("GET", "/api/v1/flows", null).body())
                 .forEach(f -> rest.put(f.get("router").asText(), f.get("minRestDelayNanos").asLong()));
-        assertEquals(Map.of("a", 2_666_666L + 2_500_000L, "b", 2_500_000L, "c", 2_500_000L), rest);
+        assertEquals(Map.of("a", 1_023_040L + 2_666_666L + 2_500_000L, "b", 2_666_666L + 2_500_000L, "c", 2_500_000L),
+                rest);
 
         HttpResponse<String> negative = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"qos\"",
                 "\"minRestDelayMs\":-1,\"qos\""));
