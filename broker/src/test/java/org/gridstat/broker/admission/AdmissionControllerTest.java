@@ -55,8 +55,11 @@ class AdmissionControllerTest {
      * r18->r19's HRT share holds five and a half streams: a share filled to the last byte leaves no
      * time for a frame already on the wire, which the deadline test refuses
      * ({@link AdmissionDeadlineTest}). The bound is loose enough for the hop deadlines: on r18->r19
-     * (2 ms of the 14 ms the path costs) five simultaneous frames take 15.2 ms at the HRT share,
-     * after 7.9 ms for a frame already on the wire, within the hop's 300 x 2 / 14 - 1 = 41.9 ms.
+     * (3.515 ms of the 15.607 ms the path r3->r2->r1->r0->r18->r19 costs: its 1 ms delay, 2.515 ms
+     * for a 288-byte frame at 190,080 B/s and r18's 1 ms queueing budget, against 3 x 3.023 ms for
+     * the 2 ms ring links, 2.023 ms for r0->r18 and r19's 1 ms delivery) five simultaneous frames take
+     * 15.2 ms at the HRT share, after 7.9 ms for a frame already on the wire, within the hop's
+     * 300 x 3.515 / 15.607 - 1 = 66.6 ms.
      */
     @Test
     void admitsExactlyWhatTheTightestLinkHoldsAndNamesItWhenFull() {
@@ -246,9 +249,12 @@ class AdmissionControllerTest {
     /**
      * s -> a -> b -> t costs 3 ms, but uses both a and b: the only path left beside it is
      * s -> c -> t, 10.5 ms. The least-cost disjoint pair is those two (13.5 ms in all); s -> a -> t
-     * and s -> b -> t take 7 ms each (14 ms in all). No queueing budgets, so a path costs its delays.
-     * At 1 Gbit/s: within an 8 ms bound a 1 ms hop may hold an event 1/7 ms, time enough for a
-     * frame already on the wire (62 us at this bandwidth) and the event's own.
+     * and s -> b -> t take 7 ms each (14 ms in all). No queueing budgets, so a path costs its delays
+     * and a 288-byte frame's transmission on each link, 2,304 ns at 1 Gbit/s: 3,006,912 ns,
+     * 10,504,608 ns (13,511,520 in all) and 7,004,608 ns each (14,009,216 in all). Within an 8 ms
+     * bound a 1 ms hop (1,002,304 ns of the 7,004,608) may hold an event 8 x 1,002,304 / 7,004,608
+     * - 1 ms = 144,736 ns, time enough for a frame already on the wire (62 us at this bandwidth) and
+     * the event's own.
      */
     private static Topology trap() {
         Topology.Builder b = Topology.builder();
@@ -275,8 +281,8 @@ class AdmissionControllerTest {
     void aRefusalForTheBoundSaysWhenNoPathsWithinItExist() {
         AdmissionController ac = new AdmissionController(trap());
         Rejected r = assertInstanceOf(Rejected.class, ac.admit(request(1, 1, "s", "t", 2, 6)));
-        assertEquals("path 2 (s->c->t) needs 10.5 ms of delay and queueing budgets, more than the 6.0 ms bound; no 2"
-                + " node-disjoint paths within the bound exist over links with room for the stream", r.reason());
+        assertEquals("path 2 (s->c->t) needs 10.5 ms of delay, transmission and queueing budgets, more than the 6.0 ms"
+                + " bound; no 2 node-disjoint paths within the bound exist over links with room for the stream", r.reason());
         assertEquals(0, ac.admittedCount());
     }
 }

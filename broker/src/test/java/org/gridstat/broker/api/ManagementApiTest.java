@@ -42,8 +42,11 @@ class ManagementApiTest {
 
     /**
      * a-b-c, where b->c's HRT share (20 % of 1.4 Mbit/s) holds exactly two 60 Hz streams of
-     * 260-byte frames. One stream meets its 19 ms hop deadline there at a 50 ms bound: 8.3 ms at
-     * the share after 8.7 ms for a frame already on the wire.
+     * 260-byte frames. One stream meets its 26.4 ms hop deadline there at a 50 ms bound: 8.3 ms at
+     * the share after 8.7 ms for a frame already on the wire. (The path costs a->b 2.023 ms, its
+     * 1 ms delay, 23,040 ns of transmission and a's 1 ms queueing budget; b->c 3.667 ms; c's
+     * delivery 1 ms: 6.690 ms in all, of which b->c gets 3.667 / 6.690 x 50 = 27.4 ms, less its
+     * 1 ms delay.)
      */
     private static Topology topology() {
         Map<org.gridstat.core.model.ServiceClass, Integer> slow = new java.util.EnumMap<>(org.gridstat.core.model.ServiceClass.class);
