@@ -200,6 +200,8 @@ class AdmissionDeadlineTest {
      * The controller keeps per link and class the sums of its flows' tasks, and passes a set
      * without the sweep when one job of each fits before anything is due. On random admissions and
      * releases its answers are those of the whole test computed afresh from the subscriptions held.
+     * A bound below the path's cost (a's 1 ms queueing budget and the frame's transmission) is
+     * refused before the test is asked, and says so.
      */
     @Test
     void theSumsKeptPerLinkGiveTheAnswersOfTheWholeTestComputedAfresh() {
@@ -207,6 +209,7 @@ class AdmissionDeadlineTest {
         Random random = new Random(seed);
         int admitted = 0;
         int late = 0;
+        int beyondTheBound = 0;
         for (int round = 0; round < 20; round++) {
             long bandwidth = 200_000 + random.nextInt(3_000_000);
             Topology t = line(bandwidth);
@@ -229,9 +232,20 @@ class AdmissionDeadlineTest {
                 if (result instanceof Rejected no && no.reason().startsWith("link a->b class")) {
                     continue; // bandwidth
                 }
+                String where = "seed " + seed + ", round " + round + ", " + bandwidth + " B/s, " + r + " with " + held.values();
+                // The path costs a's queueing budget and the frame's transmission on a->b: a bound below
+                // that is refused before the deadline test is asked.
+                long cost = MS + ab.minTransitNanos(r.wireBytes());
+                if (r.qos().latencyBoundNanos() < cost) {
+                    Rejected no = assertInstanceOf(Rejected.class, result, where);
+                    assertEquals(String.format("path 1 (a->b) needs %.1f ms of delay, transmission and queueing budgets,"
+                            + " more than the %.1f ms bound; no path within the bound exist over links with room for the"
+                            + " stream", cost / 1e6, r.qos().latencyBoundNanos() / 1e6), no.reason(), where);
+                    beyondTheBound++;
+                    continue;
+                }
                 List<SubscriptionRequest> with = new ArrayList<>(held.values());
                 with.add(r);
-                String where = "seed " + seed + ", round " + round + ", " + bandwidth + " B/s, " + r + " with " + held.values();
                 String expected = fresh(ab, with, r);
                 String actual = result instanceof Rejected no ? no.reason() : null;
                 assertEquals(expected == null, actual == null, where + ": expected " + expected + ", got " + actual);
@@ -246,7 +260,8 @@ class AdmissionDeadlineTest {
                 }
             }
         }
-        assertTrue(admitted > 200 && late > 50, "seed " + seed + ": " + admitted + " admitted, " + late + " refused for time");
+        assertTrue(admitted > 200 && late > 50, "seed " + seed + ": " + admitted + " admitted, " + late + " refused for time, "
+                + beyondTheBound + " for a bound below the path's cost");
     }
 
     /**
