@@ -86,7 +86,7 @@ public final class QosBroker implements AutoCloseable {
     /** The same, with the control channel's heartbeat timing, hello deadline and connection cap. */
     public QosBroker(BrokerState state, InetSocketAddress controlBind, ControlLimits controlLimits, StateJournal journal,
                      RouterPresence presence, Consumer<Throwable> onJournalFailure) {
-        this(state, journal, onJournalFailure, null, controlBind, controlLimits, presence);
+        this(state, journal, onJournalFailure, null, controlBind, controlLimits, presence, true);
     }
 
     /**
@@ -95,14 +95,24 @@ public final class QosBroker implements AutoCloseable {
      * and flow planning this way.
      */
     public static QosBroker inProcess(Topology topology, FlowInstaller installer) {
-        return new QosBroker(BrokerState.empty(topology), StateJournal.MEMORY_ONLY, e -> { }, installer, null, null, null);
+        return inProcess(topology, installer, true);
+    }
+
+    /**
+     * The same; {@code testDeadlines} off admits by bandwidth alone, without the EDF test of hop
+     * deadlines: the simulator's baseline of a network without deadline admission.
+     */
+    public static QosBroker inProcess(Topology topology, FlowInstaller installer, boolean testDeadlines) {
+        return new QosBroker(BrokerState.empty(topology), StateJournal.MEMORY_ONLY, e -> { }, installer, null, null, null,
+                testDeadlines);
     }
 
     private QosBroker(BrokerState state, StateJournal journal, Consumer<Throwable> onJournalFailure, FlowInstaller inProcess,
-                      InetSocketAddress controlBind, ControlLimits controlLimits, RouterPresence presence) {
+                      InetSocketAddress controlBind, ControlLimits controlLimits, RouterPresence presence,
+                      boolean testDeadlines) {
         this.topology = state.topology();
         this.planner = new FlowPlanner((long) state.epoch() << 32);
-        this.admission = new AdmissionController(topology);
+        this.admission = new AdmissionController(topology, testDeadlines);
         this.variables = new VariableCatalog(topology);
         this.journal = journal;
         this.onJournalFailure = onJournalFailure;

@@ -31,8 +31,11 @@ class BrokerReplicaTest {
 
     /**
      * A line a-b-c plus a detour a-d-c whose a->d HRT share (10 % of 4.8 Mbit/s) holds three 60 Hz
-     * streams and half a fourth. Three meet their 19 ms hop deadline there: 3 x 4.8 ms at the share
-     * after 2.5 ms for a frame already on the wire.
+     * streams and half a fourth. Three meet their 21.5 ms hop deadline there: 3 x 4.8 ms at the share
+     * after 2.5 ms for a frame already on the wire. (At a 50 ms bound, a->d costs 2.476 ms of the
+     * path's 5.499: its 1 ms delay, 0.476 ms for a 288-byte frame at 604,800 B/s and a's 1 ms
+     * queueing budget, against d->c's 2.023 ms and c's 1 ms delivery; 50 x 2.476 / 5.499 = 22.5 ms,
+     * less the 1 ms delay.)
      */
     private static Topology topology() {
         java.util.Map<ServiceClass, Integer> detour = new java.util.EnumMap<>(ServiceClass.class);

@@ -38,7 +38,8 @@ final class FlowSizing {
             public void remove(String router, long flowId, long version) {
             }
         };
-        try (QosBroker broker = QosBroker.inProcess(scenario.topology(), counter)) {
+        try (QosBroker broker = QosBroker.inProcess(scenario.topology(), counter,
+                scenario.admission() == Scenario.Admission.FULL)) {
             for (Scenario.Variable v : scenario.variables()) {
                 try {
                     broker.declare(v.name(), v.router(), v.frameBytes(), v.intervalNanos(), v.serviceClass(),

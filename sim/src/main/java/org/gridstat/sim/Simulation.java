@@ -93,7 +93,8 @@ public final class Simulation {
         this.checking = checking;
         this.random = new SplittableRandom(scenario.seed());
         build();
-        this.broker = QosBroker.inProcess(scenario.topology(), new Installer());
+        this.broker = QosBroker.inProcess(scenario.topology(), new Installer(),
+                scenario.admission() == Scenario.Admission.FULL);
     }
 
     /** Runs {@code scenario} to its end. */

@@ -50,6 +50,7 @@ public final class AdmissionController {
 
     private final Topology topology;
     private final HopDeadlineTest deadlineTest;
+    private final boolean testDeadlines;
     /** Per link, per variable: the flow it is there; null for a link no flow crosses. */
     private final Map<Long, SharedFlow>[] linkFlows;
     /**
@@ -89,8 +90,18 @@ public final class AdmissionController {
         }
     }
 
-    @SuppressWarnings("unchecked")
     public AdmissionController(Topology topology) {
+        this(topology, true);
+    }
+
+    /**
+     * @param testDeadlines whether HRT and LRT flows must pass the EDF test of hop deadlines, as a
+     *                      broker's always do; off, bandwidth alone admits (the simulator's baseline of
+     *                      a network without deadline admission)
+     */
+    @SuppressWarnings("unchecked")
+    public AdmissionController(Topology topology, boolean testDeadlines) {
+        this.testDeadlines = testDeadlines;
         this.topology = topology;
         this.pathFinder = new DisjointPaths(topology);
         this.boundedFinder = new BoundedDisjointPaths(topology);
@@ -122,7 +133,10 @@ public final class AdmissionController {
         int k = r.qos().paths();
         long bound = r.qos().latencyBoundNanos();
         List<List<Link>> paths;
-        ToLongFunction<Link> cost = l -> l.delayNanos() + l.from().queueingBudgetNanos();
+        int wire = r.wireBytes();
+        // A hop costs its link's propagation and the frame's transmission at the link's bandwidth, and
+        // its router's queueing budget: a bound that the transmissions alone exceed is never admitted.
+        ToLongFunction<Link> cost = l -> l.minTransitNanos(wire) + l.from().queueingBudgetNanos();
         Predicate<Link> eligible = null;
         if (from == to) {
             if (k > 1) {
@@ -140,7 +154,7 @@ public final class AdmissionController {
         }
         if (from == to && to.queueingBudgetNanos() > bound) {
             return new Rejected(r.subscriptionId(), String.format(
-                    "path 1 (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
+                    "path 1 (%s) needs %.1f ms of delay, transmission and queueing budgets, more than the %.1f ms bound",
                     from.id(), to.queueingBudgetNanos() / 1e6, bound / 1e6));
         }
         String routerShort = routerShortage(from, r);
@@ -184,10 +198,10 @@ public final class AdmissionController {
         }
         long bound = r.qos().latencyBoundNanos();
         for (int i = 0; i < paths.size(); i++) {
-            long need = pathCost(paths.get(i), to);
+            long need = pathCost(paths.get(i), to, r.wireBytes());
             if (need > bound) {
                 String tooLong = String.format(
-                        "path %d (%s) needs %.1f ms of delay and queueing budgets, more than the %.1f ms bound",
+                        "path %d (%s) needs %.1f ms of delay, transmission and queueing budgets, more than the %.1f ms bound",
                         i + 1, describe(paths.get(i), from), need / 1e6, bound / 1e6);
                 BoundedDisjointPaths.Result within = boundedFinder.search(from, to, k,
                         bound - to.queueingBudgetNanos(), cost, eligible);
@@ -233,6 +247,9 @@ public final class AdmissionController {
      * every link that fails is set in {@code failed}.
      */
     private String lateLink(SubscriptionRequest r, List<List<Link>> paths, List<List<Hop>> hops, java.util.BitSet failed) {
+        if (!testDeadlines) {
+            return null;
+        }
         String first = null;
         java.util.BitSet onLinks = variableLinks.get(r.variable().value());
         for (int i = 0; i < paths.size(); i++) {
@@ -536,20 +553,23 @@ public final class AdmissionController {
         }
     }
 
-    /** Delay plus queueing budget of every hop, the subscriber's router's local delivery included. */
-    private static long pathCost(List<Link> path, RouterNode to) {
+    /**
+     * Propagation, a frame's transmission and the queueing budget of every hop, the subscriber's
+     * router's local delivery included.
+     */
+    private static long pathCost(List<Link> path, RouterNode to, int wireBytes) {
         long sum = to.queueingBudgetNanos();
         for (Link l : path) {
-            sum += l.delayNanos() + l.from().queueingBudgetNanos();
+            sum += l.minTransitNanos(wireBytes) + l.from().queueingBudgetNanos();
         }
         return sum;
     }
 
     private static List<Hop> budgets(List<Link> path, RouterNode to, long bound, int wireBytes) {
-        long total = pathCost(path, to);
+        long total = pathCost(path, to, wireBytes);
         List<long[]> costs = new ArrayList<>();
         for (Link l : path) {
-            costs.add(new long[] {l.delayNanos() + l.from().queueingBudgetNanos()});
+            costs.add(new long[] {l.minTransitNanos(wireBytes) + l.from().queueingBudgetNanos()});
         }
         costs.add(new long[] {to.queueingBudgetNanos()});
         long[] budget = new long[costs.size()];
@@ -572,14 +592,15 @@ public final class AdmissionController {
     }
 
     /**
-     * Per hop of a path (one per link, then the subscriber router's delivery), the least delay of
-     * the links after the hop's own: their propagation plus the transmission of one frame at their
-     * bandwidth. Queueing is left out, so an event later than this can never be on time.
+     * Per hop of a path (one per link, then the subscriber router's delivery), the least delay from
+     * the hop's departure to the subscriber's router: its own link's and every later link's
+     * propagation plus the transmission of one frame at their bandwidth. Queueing is left out, so an
+     * event that would leave later than its deadline less this can never be on time.
      */
     static long[] minRestDelays(List<Link> path, long wireBytes) {
         long[] rest = new long[path.size() + 1];
-        for (int i = path.size() - 2; i >= 0; i--) {
-            rest[i] = rest[i + 1] + path.get(i + 1).minTransitNanos(wireBytes);
+        for (int i = path.size() - 1; i >= 0; i--) {
+            rest[i] = rest[i + 1] + path.get(i).minTransitNanos(wireBytes);
         }
         return rest;
     }

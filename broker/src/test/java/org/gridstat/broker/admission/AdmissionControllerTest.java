@@ -55,8 +55,11 @@ class AdmissionControllerTest {
      * r18->r19's HRT share holds five and a half streams: a share filled to the last byte leaves no
      * time for a frame already on the wire, which the deadline test refuses
      * ({@link AdmissionDeadlineTest}). The bound is loose enough for the hop deadlines: on r18->r19
-     * (2 ms of the 14 ms the path costs) five simultaneous frames take 15.2 ms at the HRT share,
-     * after 7.9 ms for a frame already on the wire, within the hop's 300 x 2 / 14 - 1 = 41.9 ms.
+     * (3.515 ms of the 15.607 ms the path r3->r2->r1->r0->r18->r19 costs: its 1 ms delay, 2.515 ms
+     * for a 288-byte frame at 190,080 B/s and r18's 1 ms queueing budget, against 3 x 3.023 ms for
+     * the 2 ms ring links, 2.023 ms for r0->r18 and r19's 1 ms delivery) five simultaneous frames take
+     * 15.2 ms at the HRT share, after 7.9 ms for a frame already on the wire, within the hop's
+     * 300 x 3.515 / 15.607 - 1 = 66.6 ms.
      */
     @Test
     void admitsExactlyWhatTheTightestLinkHoldsAndNamesItWhenFull() {
@@ -134,9 +137,13 @@ class AdmissionControllerTest {
         Admitted fresh = assertInstanceOf(Admitted.class, ac.admit(r));
         List<Hop> path = fresh.paths().get(0);
         assertEquals(List.of("r9", "r18", "r19"), path.stream().map(Hop::router).toList());
+        // r9->r18: 1 ms + 288 B at 12,500,000 B/s = 1,000,000 + 23,040 ns
         // r18->r19: 1 ms + 288 B at 2 x 5 x 17,280 B/s = 1,000,000 + 1,666,666 ns (1,666,666.67 rounded down)
+        // a hop's rest counts its own link: r9's 1,023,040 + 2,666,666 = 3,689,706 ns, r18's 2,666,666 ns
+        long r9r18 = 1_023_040L;
         long r18r19 = 2_666_666L;
-        assertEquals(List.of(r18r19, 0L, 0L), path.stream().map(Hop::minRestDelayNanos).toList());
+        assertEquals(List.of(r9r18 + r18r19, r18r19, 0L), path.stream().map(Hop::minRestDelayNanos).toList());
+        assertEquals(3_689_706L, r9r18 + r18r19);
         assertTrue(ac.release(1));
 
         // stored before rest delays were kept (all 0), and as a segment followed by 3 ms more
@@ -145,7 +152,7 @@ class AdmissionControllerTest {
         assertEquals(fresh, ac.restore(r, old));
         assertTrue(ac.release(1));
         Admitted segment = fresh.followedBy(0, 3 * MS);
-        assertEquals(List.of(r18r19 + 3 * MS, 3 * MS, 3 * MS),
+        assertEquals(List.of(r9r18 + r18r19 + 3 * MS, r18r19 + 3 * MS, 3 * MS),
                 segment.paths().get(0).stream().map(Hop::minRestDelayNanos).toList());
         assertEquals(segment, ac.restore(r, segment));
     }
@@ -242,9 +249,12 @@ class AdmissionControllerTest {
     /**
      * s -> a -> b -> t costs 3 ms, but uses both a and b: the only path left beside it is
      * s -> c -> t, 10.5 ms. The least-cost disjoint pair is those two (13.5 ms in all); s -> a -> t
-     * and s -> b -> t take 7 ms each (14 ms in all). No queueing budgets, so a path costs its delays.
-     * At 1 Gbit/s: within an 8 ms bound a 1 ms hop may hold an event 1/7 ms, time enough for a
-     * frame already on the wire (62 us at this bandwidth) and the event's own.
+     * and s -> b -> t take 7 ms each (14 ms in all). No queueing budgets, so a path costs its delays
+     * and a 288-byte frame's transmission on each link, 2,304 ns at 1 Gbit/s: 3,006,912 ns,
+     * 10,504,608 ns (13,511,520 in all) and 7,004,608 ns each (14,009,216 in all). Within an 8 ms
+     * bound a 1 ms hop (1,002,304 ns of the 7,004,608) may hold an event 8 x 1,002,304 / 7,004,608
+     * - 1 ms = 144,736 ns, time enough for a frame already on the wire (62 us at this bandwidth) and
+     * the event's own.
      */
     private static Topology trap() {
         Topology.Builder b = Topology.builder();
@@ -271,8 +281,8 @@ class AdmissionControllerTest {
     void aRefusalForTheBoundSaysWhenNoPathsWithinItExist() {
         AdmissionController ac = new AdmissionController(trap());
         Rejected r = assertInstanceOf(Rejected.class, ac.admit(request(1, 1, "s", "t", 2, 6)));
-        assertEquals("path 2 (s->c->t) needs 10.5 ms of delay and queueing budgets, more than the 6.0 ms bound; no 2"
-                + " node-disjoint paths within the bound exist over links with room for the stream", r.reason());
+        assertEquals("path 2 (s->c->t) needs 10.5 ms of delay, transmission and queueing budgets, more than the 6.0 ms"
+                + " bound; no 2 node-disjoint paths within the bound exist over links with room for the stream", r.reason());
         assertEquals(0, ac.admittedCount());
     }
 }

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.Test;
  * admitted and meet it.
  *
  * <p>The topology is a -> b with no delay, a with a 1 ms queueing budget and b with none, so a
- * subscription's whole latency bound is its hop deadline on the link.
+ * subscription's whole latency bound is its hop deadline on the link. The path costs a's queueing
+ * budget and the frame's transmission at the link's bandwidth: a bound below that is refused before
+ * the deadline test is asked, so every flow here is due no sooner.
  */
 class EdfScheduleSimulationTest {
     private static final long S = 1_000_000_000L;
@@ -172,6 +174,8 @@ class EdfScheduleSimulationTest {
     /**
      * Random links and flows (HRT, LRT and some BE), added until admission refuses one: the flows
      * admitted before it, the set nearest the boundary, are simulated and must meet every deadline.
+     * A flow's deadline is at least its path's cost, so that only the class's bandwidth or the
+     * deadline test refuses.
      */
     @Test
     void whatIsAdmittedMeetsEveryDeadlineInTheSynchronousBusyPeriod() {
@@ -194,8 +198,10 @@ class EdfScheduleSimulationTest {
                 ServiceClass c = lrt == 0 || random.nextBoolean() ? ServiceClass.HRT
                         : random.nextInt(5) == 0 ? ServiceClass.BE : ServiceClass.LRT;
                 int rate = 1 + random.nextInt(random.nextBoolean() ? 10 : 120);
-                long deadline = MS + (long) (random.nextDouble() * random.nextDouble() * 3 * S / rate);
-                Flow f = new Flow(c, 48 + random.nextInt(1425), rate, deadline);
+                int frame = 48 + random.nextInt(1425);
+                long least = MS + link.minTransitNanos(frame + SubscriptionRequest.PACKET_OVERHEAD); // the path's cost
+                long deadline = least + (long) (random.nextDouble() * random.nextDouble() * 3 * S / rate);
+                Flow f = new Flow(c, frame, rate, deadline);
                 refused = ac.admit(request(flows.size(), f)) instanceof Rejected no ? no : null;
                 if (refused == null) {
                     flows.add(f);
@@ -224,7 +230,12 @@ class EdfScheduleSimulationTest {
      * HRT with the whole link as its share, so the test's times are the wire's: n flows whose
      * periods are longer than the busy period, with deadlines one after the other, each leaving room
      * for the flows due before it and the blocking, the last exactly enough (admitted, and met) or
-     * one nanosecond short (refused, and missed by one nanosecond when forced in).
+     * one nanosecond short (refused, and missed by one nanosecond when forced in). No deadline is
+     * below its path's cost (a's 1 ms queueing budget and the frame's transmission), which the bound
+     * check would refuse before the deadline test is asked. A flow raised to that cost may be due
+     * after flows that follow it: the demand at each deadline still fits (it is at most the
+     * blocking and the frames up to the latest flow due by then, which that flow's deadline
+     * covers), and every flow is due before the last one's deadline.
      */
     @Test
     void aSetOneNanosecondOverTheBoundaryIsRefusedAndMissesWhenForcedIn() {
@@ -240,20 +251,26 @@ class EdfScheduleSimulationTest {
             int n = 1 + random.nextInt(8);
             int[] frames = new int[n];
             long[] cost = new long[n];
+            long[] least = new long[n];
             for (int i = 0; i < n; i++) {
                 frames[i] = 48 + random.nextInt(1425);
                 cost[i] = HopDeadlineTest.nanos(frames[i] + SubscriptionRequest.PACKET_OVERHEAD, bandwidth);
+                least[i] = MS + link.minTransitNanos(frames[i] + SubscriptionRequest.PACKET_OVERHEAD); // the path's cost
             }
             // Flow i is due once the blocking and flows 0..i are sent, plus less than half of flow i+1's time.
             long[] due = new long[n];
             long sum = blocking;
             for (int i = 0; i < n; i++) {
                 sum += cost[i];
-                due[i] = Math.max(MS, sum + (i + 1 < n ? random.nextLong(cost[i + 1] / 2) : 0));
+                due[i] = Math.max(least[i], sum + (i + 1 < n ? random.nextLong(cost[i + 1] / 2) : 0));
             }
             long boundary = sum; // blocking + every frame
-            if (boundary <= MS + 1 || (n > 1 && due[n - 2] > boundary - 1)) {
-                set--; // too short a busy period for the least bound, or no room for the last one's deadline
+            boolean roomForTheLast = true;
+            for (int i = 0; i < n - 1; i++) {
+                roomForTheLast &= due[i] <= boundary - 1;
+            }
+            if (boundary <= least[n - 1] + 1 || !roomForTheLast) {
+                set--; // too short a busy period for the last one's least bound, or no room for its deadline
                 continue;
             }
             int rate = (int) Math.max(1, Math.min(1000, S / (boundary * 2)));

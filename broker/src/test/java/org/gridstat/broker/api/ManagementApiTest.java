@@ -42,8 +42,11 @@ class ManagementApiTest {
 
     /**
      * a-b-c, where b->c's HRT share (20 % of 1.4 Mbit/s) holds exactly two 60 Hz streams of
-     * 260-byte frames. One stream meets its 19 ms hop deadline there at a 50 ms bound: 8.3 ms at
-     * the share after 8.7 ms for a frame already on the wire.
+     * 260-byte frames. One stream meets its 26.4 ms hop deadline there at a 50 ms bound: 8.3 ms at
+     * the share after 8.7 ms for a frame already on the wire. (The path costs a->b 2.023 ms, its
+     * 1 ms delay, 23,040 ns of transmission and a's 1 ms queueing budget; b->c 3.667 ms; c's
+     * delivery 1 ms: 6.690 ms in all, of which b->c gets 3.667 / 6.690 x 50 = 27.4 ms, less its
+     * 1 ms delay.)
      */
     private static Topology topology() {
         Map<org.gridstat.core.model.ServiceClass, Integer> slow = new java.util.EnumMap<>(org.gridstat.core.model.ServiceClass.class);
@@ -154,11 +157,13 @@ class ManagementApiTest {
         assertEquals(201, segment.statusCode(), segment.body());
         assertEquals(2.5, JSON.readTree(segment.body()).get("minRestDelayMs").asDouble());
 
-        // b->c takes a 288-byte packet (260 + IPv4/UDP) in 1 ms + 288 B / 172,800 B/s = 1,000,000 + 1,666,666 ns
+        // a 288-byte packet (260 + IPv4/UDP) takes a->b in 1 ms + 288 B / 12,500,000 B/s = 1,000,000 + 23,040 ns
+        // and b->c in 1 ms + 288 B / 172,800 B/s = 1,000,000 + 1,666,666 ns; a hop's rest counts its own link
         Map<String, Long> rest = new java.util.TreeMap<>();
         JSON.readTree(call("GET", "/api/v1/flows", null).body())
                 .forEach(f -> rest.put(f.get("router").asText(), f.get("minRestDelayNanos").asLong()));
-        assertEquals(Map.of("a", 2_666_666L + 2_500_000L, "b", 2_500_000L, "c", 2_500_000L), rest);
+        assertEquals(Map.of("a", 1_023_040L + 2_666_666L + 2_500_000L, "b", 2_666_666L + 2_500_000L, "c", 2_500_000L),
+                rest);
 
         HttpResponse<String> negative = call("POST", "/api/v1/subscriptions", SUBSCRIBE.replace("\"qos\"",
                 "\"minRestDelayMs\":-1,\"qos\""));

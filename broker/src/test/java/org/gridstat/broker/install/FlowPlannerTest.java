@@ -115,20 +115,26 @@ class FlowPlannerTest {
                 .between("r3", "r4", 12_500_000, 5 * MS, Topology.Builder.defaultShares()).build();
     }
 
+    private static final long R1_R2 = 3_230_400L;
     private static final long R2_R3 = 1_411_428L;
     private static final long R3_R4 = 5_023_040L;
 
+    /**
+     * A hop's rest starts when the event leaves: its own link and every later one. r1: 3,230,400 +
+     * 1,411,428 + 5,023,040 = 9,664,868 ns; r2: 1,411,428 + 5,023,040 = 6,434,468 ns; r3: 5,023,040 ns.
+     */
     @Test
-    void eachHopCarriesTheLeastDelayOfTheLinksAfterIt() {
+    void eachHopCarriesTheLeastDelayOfItsOwnLinkAndTheLinksAfterIt() {
         AdmissionController line = new AdmissionController(line());
         FlowPlanner p = new FlowPlanner();
         SubscriptionRequest r = request(1, "r4", "cc", 60, 1, ServiceClass.HRT);
         p.add(r, (Admitted) line.admit(r));
 
-        assertEquals(R2_R3 + R3_R4, only(flowsOf(p, "r1"), "r2").minRestDelayNanos(), "r1->r2 itself is not counted");
+        assertEquals(R1_R2 + R2_R3 + R3_R4, only(flowsOf(p, "r1"), "r2").minRestDelayNanos(), "r1->r2 itself is counted");
+        assertEquals(9_664_868L, R1_R2 + R2_R3 + R3_R4);
+        assertEquals(R2_R3 + R3_R4, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
         assertEquals(6_434_468L, R2_R3 + R3_R4);
-        assertEquals(R3_R4, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
-        assertEquals(0, only(flowsOf(p, "r3"), "r4").minRestDelayNanos(), "nothing after the last link");
+        assertEquals(R3_R4, only(flowsOf(p, "r3"), "r4").minRestDelayNanos(), "the last link, nothing after it");
         assertEquals(0, only(flowsOf(p, "r4"), "cc").minRestDelayNanos(), "the subscriber's link is not in the topology");
     }
 
@@ -142,18 +148,19 @@ class FlowPlannerTest {
         List<Change> joined = p.add(near, (Admitted) line.admit(near));
 
         InstallFlow shared = only(flowsOf(p, "r1"), "r2");
-        assertEquals(R2_R3, shared.minRestDelayNanos(), "the near subscriber's rest, r2->r3 only");
+        // the near subscriber's rest, r1->r2 and r2->r3: 3,230,400 + 1,411,428 = 4,641,828 ns
+        assertEquals(R1_R2 + R2_R3, shared.minRestDelayNanos(), "the near subscriber's rest, r1->r2 and r2->r3");
         assertEquals(2, shared.version());
-        assertEquals(0, only(flowsOf(p, "r2"), "r3").minRestDelayNanos(), "r2->r3 is the near subscriber's last link");
-        assertEquals(0, only(flowsOf(p, "r3"), "r4").minRestDelayNanos(), "r3->r4 is the far one's last link");
+        assertEquals(R2_R3, only(flowsOf(p, "r2"), "r3").minRestDelayNanos(), "r2->r3 is the near subscriber's last link");
+        assertEquals(R3_R4, only(flowsOf(p, "r3"), "r4").minRestDelayNanos(), "r3->r4 is the far one's last link");
         assertEquals(0, only(flowsOf(p, "r3"), "local").minRestDelayNanos());
         assertEquals(3, joined.size(), "r1's and r2's flows change, r3 gets its delivery flow: " + joined);
 
         p.remove(2);
         InstallFlow alone = only(flowsOf(p, "r1"), "r2");
-        assertEquals(R2_R3 + R3_R4, alone.minRestDelayNanos());
+        assertEquals(R1_R2 + R2_R3 + R3_R4, alone.minRestDelayNanos());
         assertEquals(3, alone.version());
-        assertEquals(R3_R4, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
+        assertEquals(R2_R3 + R3_R4, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
     }
 
     @Test
@@ -162,18 +169,21 @@ class FlowPlannerTest {
         FlowPlanner p = new FlowPlanner();
         SubscriptionRequest r = request(1, "r3", "to-east", 60, 1, ServiceClass.HRT);
         p.add(r, ((Admitted) line.admit(r)).followedBy(4 * MS, 2_500_000));
-        assertEquals(R2_R3 + 2_500_000, only(flowsOf(p, "r1"), "r2").minRestDelayNanos());
-        assertEquals(2_500_000, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
+        // r1: 3,230,400 + 1,411,428 + 2,500,000 = 7,141,828 ns; r2: 1,411,428 + 2,500,000 = 3,911,428 ns
+        assertEquals(R1_R2 + R2_R3 + 2_500_000, only(flowsOf(p, "r1"), "r2").minRestDelayNanos());
+        assertEquals(R2_R3 + 2_500_000, only(flowsOf(p, "r2"), "r3").minRestDelayNanos());
         assertEquals(2_500_000, only(flowsOf(p, "r3"), "to-east").minRestDelayNanos());
         assertEquals(4 * MS, only(flowsOf(p, "r3"), "to-east").downstreamBudgetNanos());
 
-        // in the diamond, two paths of 2 ms links at 12.5 MB/s meet at r4: each hop before the last
-        // link has one link after it, 2,000,000 + 23,040 ns
+        // in the diamond, two paths of 2 ms links at 12.5 MB/s meet at r4: a link takes
+        // 2,000,000 + 23,040 ns, so each hop from r1 has its own link and one after it,
+        // 2 x 2,023,040 = 4,046,080 ns, and each hop into r4 its own link
         subscribe(request(2, "r4", "cc", 30, 2, ServiceClass.HRT));
         for (InstallFlow f : flowsOf(planner, "r1")) {
-            assertEquals(2_023_040L, f.minRestDelayNanos(), f.toString());
+            assertEquals(4_046_080L, f.minRestDelayNanos(), f.toString());
         }
-        assertEquals(0, only(flowsOf(planner, "r2"), "r4").minRestDelayNanos());
+        assertEquals(2_023_040L, only(flowsOf(planner, "r2"), "r4").minRestDelayNanos());
+        assertEquals(2_023_040L, only(flowsOf(planner, "r3"), "r4").minRestDelayNanos());
         assertEquals(0, only(flowsOf(planner, "r4"), "cc").minRestDelayNanos());
     }
 
