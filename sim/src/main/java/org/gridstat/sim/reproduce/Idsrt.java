@@ -20,26 +20,39 @@ import org.gridstat.sim.scenario.Scenario;
  * refuses one. Best effort for everyone ({@link LinkModel.Discipline#FIFO}, admission by bandwidth
  * only) against EDF with admission ({@link LinkModel.Discipline#SCHEDULER}, the broker's full test).
  *
- * <p>The link's capacity is derived so that the broker's bandwidth test stops at 13 streams, as
- * iDSRT's admission did: a stream needs (128 + 28) bytes × 33⅓ Hz = 5,200 B/s of the HRT class's
- * 50 % share, so 13 need 67,600 B/s and a 14th 72,800 B/s; a share of 70,000 B/s admits 13 and
- * refuses the 14th: a 140,000 B/s (1.12 Mbit/s) link.
+ * <p>The link is chosen so that the broker's EDF test of hop deadlines stops at 13 streams, as
+ * iDSRT's admission did, while bandwidth alone would take many more. On a 9.6 Mbit/s link
+ * (1,200,000 B/s) whose HRT class is assured 10 % (120,000 B/s), a stream's frame (128 + 28 bytes)
+ * takes 1.3 ms at the class's rate; the 30 ms bound splits into a hop budget of about 20.4 ms on the
+ * link (its share of the path's propagation, transmission and queueing budgets), less the link's
+ * 1 ms of propagation: a hop deadline of about 19.4 ms. Behind one best-effort datagram already on
+ * the wire (1,500 bytes and the pacer's 50 µs burst, 1.3 ms at the link's rate), 13 streams due at
+ * once need 16.9 + 1.3 = 18.2 ms, within it; a 14th would need 19.5 ms. Bandwidth would admit 23.
+ *
+ * <p>Best effort offers 110 % of the link: a FIFO stays full, and the streams behind it wait as long
+ * as its 400 packets take (half a second), as iDSRT's best-effort baseline waited hundreds of
+ * milliseconds; the router's scheduler keeps best effort in its own class.
  */
 public final class Idsrt {
-    /** 1.12 Mbit/s: its HRT share (50 %, 70,000 B/s) holds 13 streams of 5,200 B/s and not 14. */
-    public static final long CAPACITY = 140_000;
+    /** 9.6 Mbit/s; its HRT class is assured {@link #HRT_PERCENT} %. */
+    public static final long CAPACITY = 1_200_000;
+    public static final int HRT_PERCENT = 10;
     /** Sample bytes (the status event frame). */
     public static final int SAMPLE_BYTES = 128;
     public static final long PERIOD_NANOS = 30_000_000L;
-    /** Streams offered; admission takes the first 13. */
+    /** Streams offered under EDF with admission; the deadline test takes the first 13. */
     public static final int STREAMS_TRIED = 16;
-    /** The packet queue in front of the wire: a FIFO baseline's whole buffer, the scheduler's socket and NIC. */
+    /** Streams the baseline runs: as many as EDF admitted, since bandwidth alone would take more. */
+    public static final int BASELINE_STREAMS = 13;
+    /** The router's socket and NIC queue under its scheduler. */
     public static final int QUEUE_PACKETS = 64;
+    /** The baseline's whole buffer: 400 packets of 1,500 bytes, half a second at the link's rate. */
+    public static final int FIFO_PACKETS = 400;
     /** Best effort: datagrams filling one packet each, from this many sources with exponential gaps. */
     public static final int BE_SOURCES = 4;
     public static final int BE_DATAGRAM_BYTES = 1472;
-    /** Best effort's offered load in the published comparison: 70 % of the link, 118 % with 13 streams. */
-    public static final double BEST_EFFORT_LOAD = 0.7;
+    /** Best effort's offered load over the link's capacity: more than it carries. */
+    public static final double BEST_EFFORT_LOAD = 1.1;
 
     private static final long MS = 1_000_000L;
     private static final long S = 1_000_000_000L;
@@ -56,18 +69,20 @@ public final class Idsrt {
      *                       drops a late one and the subscriber sees how late it is
      */
     public record Variant(LinkModel.Discipline discipline, Scenario.Admission admission, boolean deadlines,
-                          double bestEffortLoad, long stepSeconds, long settleSeconds, long seed) {
+                          double bestEffortLoad, long stepSeconds, long settleSeconds, long seed, int streams) {
         /**
          * The best-effort baseline: every packet in one FIFO, admission by bandwidth only, and a
          * network that knows no deadlines (a late sample is delivered late, as in iDSRT's baseline).
          */
         public static Variant bestEffort(double beLoad, long step, long settle) {
-            return new Variant(LinkModel.Discipline.FIFO, Scenario.Admission.BANDWIDTH_ONLY, false, beLoad, step, settle, 1);
+            return new Variant(LinkModel.Discipline.FIFO, Scenario.Admission.BANDWIDTH_ONLY, false, beLoad, step, settle, 1,
+                    BASELINE_STREAMS);
         }
 
         /** The router's EDF scheduler on hop deadlines, the broker's full admission. */
         public static Variant edf(double beLoad, long step, long settle) {
-            return new Variant(LinkModel.Discipline.SCHEDULER, Scenario.Admission.FULL, true, beLoad, step, settle, 1);
+            return new Variant(LinkModel.Discipline.SCHEDULER, Scenario.Admission.FULL, true, beLoad, step, settle, 1,
+                    STREAMS_TRIED);
         }
 
         /**
@@ -75,7 +90,7 @@ public final class Idsrt {
          * the settled stretch's end arrive in it, so none counts as missed for want of time.
          */
         public long durationNanos() {
-            return (STREAMS_TRIED * stepSeconds + settleSeconds + stepSeconds) * S;
+            return (streams * stepSeconds + settleSeconds + stepSeconds) * S;
         }
     }
 
@@ -98,7 +113,7 @@ public final class Idsrt {
     /**
      * What a run measured.
      *
-     * @param admitted    streams admitted, of {@link #STREAMS_TRIED}
+     * @param admitted    streams admitted, of those the variant tries
      * @param refusal     the broker's reason for the first refusal, or empty
      * @param steps       one row per step, the streams added so far
      * @param settled     the stretch after the last stream was tried: every admitted stream at once
@@ -116,12 +131,13 @@ public final class Idsrt {
         Topology t = Topology.builder()
                 .router("apps", 1_000_000, MS, "")
                 .router("sink", 1_000_000, MS, "")
-                .link("apps", "sink", CAPACITY, MS, Topology.Builder.defaultShares())
+                .link("apps", "sink", CAPACITY, MS, Map.of(ServiceClass.HRT, HRT_PERCENT, ServiceClass.LRT, 30,
+                        ServiceClass.BE, 100 - 30 - HRT_PERCENT))
                 .build();
         SplittableRandom phases = new SplittableRandom(v.seed());
         List<Scenario.Variable> variables = new ArrayList<>();
         List<Scenario.Subscription> subscriptions = new ArrayList<>();
-        for (int k = 1; k <= STREAMS_TRIED; k++) {
+        for (int k = 1; k <= v.streams(); k++) {
             long at = (k - 1) * v.stepSeconds() * S;
             // Each application samples on its own phase; it starts once its subscription is in.
             variables.add(new Scenario.Variable(label(k), "apps", SAMPLE_BYTES, PERIOD_NANOS, ServiceClass.HRT, "",
@@ -136,7 +152,8 @@ public final class Idsrt {
             be.add(new Scenario.RawSource("be" + i, "apps", "sink", List.of(BE_DATAGRAM_BYTES),
                     Math.round(1e9 * BE_SOURCES / perSecond), true, 0, 0, 20));
         }
-        LinkModel link = LinkModel.of(CAPACITY, MS).withDiscipline(v.discipline(), QUEUE_PACKETS);
+        LinkModel link = LinkModel.of(CAPACITY, MS).withDiscipline(v.discipline(),
+                v.discipline() == LinkModel.Discipline.FIFO ? FIFO_PACKETS : QUEUE_PACKETS);
         return new Scenario(v.deadlines() ? "idsrt" : "idsrt-best-effort", t, v.durationNanos(), v.stepSeconds() * S,
                 v.seed(), v.admission(), Map.of("apps->sink", link), variables, subscriptions, be, List.of());
     }
@@ -145,7 +162,7 @@ public final class Idsrt {
         SimulationResult r = Simulation.run(scenario(v));
         int admitted = 0;
         String refusal = "";
-        for (int k = 1; k <= STREAMS_TRIED; k++) {
+        for (int k = 1; k <= v.streams(); k++) {
             String a = r.admissions().get(label(k));
             if ("admitted".equals(a)) {
                 admitted++;
@@ -155,14 +172,14 @@ public final class Idsrt {
         }
         long step = v.stepSeconds() * S;
         List<Stretch> steps = new ArrayList<>();
-        for (long from = 0; from < STREAMS_TRIED * step; from += step) {
+        for (long from = 0; from < v.streams() * step; from += step) {
             steps.add(stretch(r, from, from + step));
         }
-        long lastTried = STREAMS_TRIED * step;
+        long lastTried = v.streams() * step;
         long settledEnd = lastTried + v.settleSeconds() * S;
         Stretch settled = stretch(r, lastTried, settledEnd);
         double worst = 0;
-        for (int k = 1; k <= STREAMS_TRIED; k++) {
+        for (int k = 1; k <= v.streams(); k++) {
             String label = label(k);
             long offered = 0;
             long onTime = 0;
