@@ -399,7 +399,7 @@ class ScenarioFileTest {
                 + " links, variables, subscriptions, raw, timeline)", FULL, set("colour", "red"));
         assertError("s.yaml: --set subscriptions.0.variable=pmu9: subscriptions[0].variable: no variable 'pmu9' (declared:"
                 + " sub1/pmu1/freq, sub1/app)", FULL, set("subscriptions.0.variable", "pmu9"));
-        assertError("s.yaml: --set links.r1->r2={queue: 0}: links.r1->r2.queue: must be 1..1048576, got 0", FULL,
+        assertError("s.yaml: --set links.r1->r2={queue: 0}: links.r1->r2.queue: must be 1..65536, got 0", FULL,
                 set("links.r1->r2", "{queue: 0}"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> parse(FULL, set("topology.links.0.bandwidth", "lots")));
