@@ -20,7 +20,7 @@ import org.gridstat.core.model.ServiceClass;
 /**
  * Admits a subscription only if k node-disjoint paths exist on which every link has the class
  * bandwidth it needs, every router the forwarding capacity, and every path meets the latency bound
- * with its propagation delays and per-hop queueing budgets. When the least-cost k paths break the
+ * with its propagation delays, a frame's transmission on each link and per-hop queueing budgets. When the least-cost k paths break the
  * bound, k paths that each meet it are searched for ({@link BoundedDisjointPaths}) before refusing.
  * A subscription asking a higher rate than the variable is published at is refused, not capped.
  *
@@ -30,10 +30,11 @@ import org.gridstat.core.model.ServiceClass;
  * it has subscribers in holds what the flow would need there once the more urgent ones left, so a
  * teardown never overfills a class. Admitting checks, in every class, what the subscription adds
  * to the flow's holding there. No flow may gather more distinct intervals than the control channel
- * can install, the subscriber router's delivery flow included. The end-to-end bound is split into hop budgets in proportion to each hop's delay plus
- * queueing budget. Each hop also gets the least delay of the path after it (propagation plus
- * transmission of one frame on every later link), so that a router drops an event as a deadline
- * miss only once it cannot be delivered in time.
+ * can install, the subscriber router's delivery flow included. The end-to-end bound is split into hop budgets in proportion to each hop's delay, transmission
+ * and queueing budget. Each hop also gets the least delay of the path from its departure on
+ * (propagation plus transmission of one frame on its own link and every later one), so that a
+ * router drops an event as a deadline miss only once it cannot be delivered in time, and never
+ * sends one that cannot.
  *
  * <p>Bandwidth is not enough for hop deadlines: on every link of the paths found, the HRT and LRT
  * flows, with the subscription's change to its flow there (a new flow, a higher rate, a tighter

@@ -40,8 +40,9 @@ public sealed interface AdmissionResult permits AdmissionResult.Admitted, Admiss
      * One hop: the router that forwards, the next router ({@code null} for local delivery), the
      * hop's share of the end-to-end bound, the budget of the path after it (what the router's flow
      * entry subtracts from an event's deadline to get its hop deadline), and the least delay of the
-     * path after it: propagation plus transmission of one frame on each later link, no queueing
-     * (an event that cannot meet its end-to-end deadline even so is a certain miss).
+     * path from the hop's departure on: propagation plus transmission of one frame on its own link
+     * and each later one, no queueing (an event that cannot meet its end-to-end deadline even so
+     * is a certain miss); 0 for the subscriber router's delivery.
      */
     record Hop(String router, String next, long budgetNanos, long downstreamBudgetNanos, long minRestDelayNanos) {
     }

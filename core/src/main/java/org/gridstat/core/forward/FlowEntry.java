@@ -9,9 +9,9 @@ import org.gridstat.core.sched.FlowSpec;
  * which scheduling parameters, the subscription intervals routed over the link (for the rate
  * filter; none means every sample), the publisher's interval (its half is the filter's jitter
  * tolerance), the budget of the path after this hop: an event's hop deadline is its end-to-end
- * deadline less that budget, and the least delay of the path after this hop (propagation and
- * transmission on each later link, no queueing): an event whose end-to-end deadline comes before
- * now plus that delay can no longer make it. Versions order the updates of one flow.
+ * deadline less that budget, and the least delay of the path from this hop's out-link on
+ * (propagation and transmission on that link and each later one, no queueing): an event whose
+ * end-to-end deadline comes before now plus that delay can no longer make it. Versions order the updates of one flow.
  */
 public final class FlowEntry {
     private final long version;

@@ -38,9 +38,9 @@ import org.gridstat.sim.scenario.Scenario;
  * class (11,520 B/s each) at 20 Hz.
  *
  * <p>Admission is by bandwidth only, as the thesis's broker reserved it: an EDF demand-bound test
- * of the hop deadlines would refuse every HRT and LRT flow here (one 1,500-byte frame already on
- * the 322 kbit/s wire blocks 37 ms, more than the 19 ms HRT hop deadline), and the experiment is
- * about flows that outgrow what they were admitted at anyway.
+ * of the hop deadlines would refuse both HRT flows and one of the LRT flows here (one 1,500-byte
+ * frame already on the 322 kbit/s wire blocks 37 ms, more than the 35.9 ms HRT hop deadline), and
+ * the experiment is about flows that outgrow what they were admitted at anyway.
  */
 public final class CccTestbed {
     /** The derived bottleneck: 40,320 B/s (322.56 kbit/s). */
