@@ -119,10 +119,12 @@ class CrossCloudSubscriptionTest {
             List<AdmissionResult.Hop> eastHops = east.replica().leading().subscriptions().get(0).admitted().paths().get(0);
             assertEquals(0, eastHops.get(eastHops.size() - 1).downstreamBudgetNanos());
             // the border link takes an 84-byte packet in 2 ms + 84 B / 10,080 B/s = 2,000,000 + 8,333,333 ns: every
-            // west hop has it still to cross, w2 included; nothing the parent knows follows the east's segment
-            assertEquals(List.of(10_333_333L, 10_333_333L),
+            // west hop has it still to cross, w2 included; a hop's rest also counts its own link, and w1->w2 and
+            // e1->e2 take it in 1 ms + 84 B / 12,500,000 B/s = 1,000,000 + 6,720 ns: w1 has 1,006,720 + 10,333,333
+            // = 11,340,053 ns, e1 1,006,720 ns; nothing the parent knows follows the east's segment
+            assertEquals(List.of(1_006_720L + 10_333_333L, 10_333_333L),
                     westHops.stream().map(AdmissionResult.Hop::minRestDelayNanos).toList());
-            assertEquals(List.of(0L, 0L), eastHops.stream().map(AdmissionResult.Hop::minRestDelayNanos).toList());
+            assertEquals(List.of(1_006_720L, 0L), eastHops.stream().map(AdmissionResult.Hop::minRestDelayNanos).toList());
 
             // a restarted parent resumes its subscriptions and border reservations from ZooKeeper
             service.close();
