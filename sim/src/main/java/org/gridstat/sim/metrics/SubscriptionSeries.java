@@ -46,10 +46,9 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     private long openedAt;
     private long totalLost;
     private long lastMisses;
-    /** When checking: every sequence delivered, and deliveries counted twice or judged wrongly. */
+    /** When checking: every sequence delivered, and deliveries counted twice. */
     private java.util.Set<Long> seen;
     private long repeated;
-    private long misjudged;
 
     public SubscriptionSeries(String label, long intervalNanos, long publisherIntervalNanos, long latencyBoundNanos) {
         this.label = label;
@@ -58,7 +57,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     }
 
 
-    /** Records every delivery, so a run can be checked for repeats and for lateness judged wrongly. */
+    /** Records every delivery, so a run can be checked for repeats. */
     public void check() {
         seen = new java.util.HashSet<>();
     }
@@ -66,11 +65,6 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     /** Samples delivered more than once (checked runs only). */
     public long repeated() {
         return repeated;
-    }
-
-    /** Deliveries whose lateness was judged against the bound wrongly (checked runs only). */
-    public long misjudged() {
-        return misjudged;
     }
 
     /** When the subscription was admitted: its first row starts there. */
@@ -105,9 +99,6 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         if (seen != null) {
             if (!seen.add(sequence)) {
                 repeated++;
-            }
-            if (isLate != (latencyNanos > latencyBound)) {
-                misjudged++;
             }
         }
         if (!wanted.remove(sequence)) {
