@@ -3,8 +3,6 @@ package org.gridstat.node.cli;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -15,35 +13,26 @@ class GridstatCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = Gridstat.commandLine();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @Test
     void helpListsEveryCommand() {
-        Run r = run("--help");
+        CommandRun r = run("--help");
         assertEquals(0, r.code());
         assertTrue(r.out().contains("router"), r.out());
         assertTrue(r.out().contains("demo"), r.out());
-        Run demo = run("help", "demo");
+        CommandRun demo = run("help", "demo");
         assertTrue(demo.out().contains("--seconds"), demo.out());
         assertTrue(demo.out().contains("Exit codes"), demo.out());
-        Run router = run("router", "--help");
+        CommandRun router = run("router", "--help");
         assertTrue(router.out().contains("--config"), router.out());
     }
 
     @Test
     void routerWithoutConfigIsAUsageError() {
-        Run r = run("router");
+        CommandRun r = run("router");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--config"), r.err());
     }
@@ -121,7 +110,7 @@ class GridstatCommandTest {
             assertEquals(0, run("admin", "--broker", url, "modify", "8", "--bound", "50ms", "--paths", "2").code());
             assertEquals(java.util.List.of("PUT /api/v1/subscriptions/8 {\"qos\":{\"rateHz\":10.0}}",
                     "PUT /api/v1/subscriptions/8 {\"qos\":{\"latencyBoundMs\":50.0,\"paths\":2}}"), bodies);
-            Run nothing = run("admin", "--broker", url, "modify", "8");
+            CommandRun nothing = run("admin", "--broker", url, "modify", "8");
             assertEquals(2, nothing.code(), "a modification that changes nothing is a usage error");
             assertEquals(2, bodies.size(), "and is not sent");
         } finally {

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class SimCommandTest {
     static final String SCENARIO = """
@@ -35,24 +34,15 @@ class SimCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cmd = Gridstat.commandLine();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int code = cmd.execute(args);
-        return new Run(code, out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @Test
     void writesTheFilesAndPrintsTheSummary() throws IOException {
         Path file = Files.writeString(dir.resolve("line.yaml"), SCENARIO);
         Path out = dir.resolve("out");
-        Run r = run("sim", file.toString(), "--out", out.toString(), "--seed", "5", "--set", "duration=2s");
+        CommandRun r = run("sim", file.toString(), "--out", out.toString(), "--seed", "5", "--set", "duration=2s");
         assertEquals(0, r.code(), r.err());
         for (String name : List.of("flows.csv", "links.csv", "raw.csv", "report.md", "latency.png", "throughput.png",
                 "drops.png")) {
@@ -77,7 +67,7 @@ class SimCommandTest {
         Path file = Files.writeString(dir.resolve("line.yaml"), SCENARIO);
         String cwd = System.getProperty("user.dir");
         try {
-            Run r = run("sim", file.toString(), "--set", "duration=1s", "--set", "name=cli-test-default-out");
+            CommandRun r = run("sim", file.toString(), "--set", "duration=1s", "--set", "name=cli-test-default-out");
             assertEquals(0, r.code(), r.err());
             assertTrue(r.out().contains("written to " + Path.of("sim-out", "cli-test-default-out") + ": "), r.out());
             assertTrue(Files.exists(Path.of(cwd, "sim-out", "cli-test-default-out", "flows.csv")));
@@ -93,33 +83,33 @@ class SimCommandTest {
     void aBadScenarioExitsTwoNamingFieldAndLine() throws IOException {
         Path file = Files.writeString(dir.resolve("bad.yaml"), SCENARIO.replace("variable: pmu, router: r2, link: cc, latency",
                 "variable: pmx, router: r2, link: cc, latency"));
-        Run r = run("sim", file.toString(), "--out", dir.resolve("out").toString());
+        CommandRun r = run("sim", file.toString(), "--out", dir.resolve("out").toString());
         assertEquals(2, r.code());
         assertEquals(file + " line 12: subscriptions[0].variable: no variable 'pmx' (declared: pmu)\n", r.err());
         assertFalse(Files.exists(dir.resolve("out")), "nothing is written");
 
         Path good = Files.writeString(dir.resolve("good.yaml"), SCENARIO);
-        Run missing = run("sim", good.toString(), "--set", "links.r1->r2.mtu=600");
+        CommandRun missing = run("sim", good.toString(), "--set", "links.r1->r2.mtu=600");
         assertEquals(2, missing.code());
         assertEquals(good + ": --set links.r1->r2.mtu=600: the scenario has no 'links' (it has: name, duration, topology,"
                 + " variables, subscriptions)\n", missing.err());
-        Run value = run("sim", good.toString(), "--set", "duration=-1s");
+        CommandRun value = run("sim", good.toString(), "--set", "duration=-1s");
         assertEquals(2, value.code());
         assertEquals(good + ": --set duration=-1s: duration: duration '-1s' must be a non-negative number\n", value.err());
-        Run none = run("sim", dir.resolve("absent.yaml").toString());
+        CommandRun none = run("sim", dir.resolve("absent.yaml").toString());
         assertEquals(2, none.code());
         assertTrue(none.err().startsWith(dir.resolve("absent.yaml") + ": cannot read the scenario: "), none.err());
     }
 
     @Test
     void exploreRunsTheSeedsItIsGivenAndSaysWhetherAnInvariantBroke() {
-        Run ok = run("sim", "--explore", "3..5");
+        CommandRun ok = run("sim", "--explore", "3..5");
         assertEquals(0, ok.code(), ok.err());
         assertEquals("3 seeds explored, no invariant broken\n", ok.out());
-        Run bad = run("sim", "--explore", "5..3");
+        CommandRun bad = run("sim", "--explore", "5..3");
         assertEquals(2, bad.code());
         assertEquals("--explore: SEEDS must be N (seeds 1..N) or A..B with 0 <= A <= B, got '5..3'\n", bad.err());
-        Run none = run("sim");
+        CommandRun none = run("sim");
         assertEquals(2, none.code());
         assertEquals("sim: give a SCENARIO file, or --explore SEEDS\n", none.err());
     }
