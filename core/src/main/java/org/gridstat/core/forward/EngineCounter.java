@@ -12,7 +12,10 @@ public enum EngineCounter implements CounterDescriptor {
     REFUSED("copies refused by full flow buffers (also an overflow drop of the flow)"),
     COMMANDS_APPLIED("flow commands applied"),
     COMMANDS_STALE("flow commands ignored: the flow already had that version or a newer one"),
-    COMMANDS_REJECTED("flow commands refused: unknown out-link, no free slot, a second flow of a variable on a link");
+    COMMANDS_REJECTED("flow commands refused: unknown out-link, no free slot, a second flow of a variable on a link"),
+    RATES_REASSIGNED("assured rates congestion control moved away from, or back to, a flow's reservation"),
+    NEEDS_UNMET("congested HRT flows' needs no victim could cover (an alarm for the broker), or that changed since"),
+    NEEDS_MET("needs reported unmet that were covered again");
 
     private final String description;
 

@@ -9,6 +9,10 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.gridstat.core.congestion.CongestionPolicy;
+import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.filter.RateFilter;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.EstimatorSettings;
@@ -80,6 +84,12 @@ public final class ForwardingEngine<E> {
     private final int[] touchedList;
     private int touchedCount;
     private volatile String lastRejection = "";
+    /** Per link, its congestion policy; null: reservations only, as installed. */
+    private CongestionPolicy[] policies;
+    /** Per link, where its policy's decisions go: counted, then told to the listener. */
+    private Consumer<Decision>[] decisionSinks;
+    /** Links whose flows changed since their policy last ran. */
+    private final boolean[] changed;
 
     public ForwardingEngine(List<LinkSpec> outLinks, int maxFlowsPerLink, EventReferences<E> references,
                             EstimatorSettings estimator, long monoNow) {
@@ -98,9 +108,42 @@ public final class ForwardingEngine<E> {
         this.links = new LinkScheduler[outLinks.size()];
         this.touched = new boolean[links.length];
         this.touchedList = new int[links.length];
+        this.changed = new boolean[links.length];
         for (int i = 0; i < links.length; i++) {
             links[i] = new LinkScheduler<>(outLinks.get(i), maxFlowsPerLink, references, estimator, monoNow);
         }
+    }
+
+    /** Told, on the data-path thread, of each decision a link's congestion policy made. */
+    @FunctionalInterface
+    public interface DecisionListener {
+        void decided(int link, Decision decision);
+    }
+
+    /**
+     * Runs a congestion policy on every out-link, one instance each from {@code policyPerLink}, after
+     * each estimator period and after the link's flows changed. Call once, on the data-path thread,
+     * before forwarding; without it the engine serves the reservations as installed.
+     */
+    @SuppressWarnings("unchecked")
+    public void useCongestionControl(Supplier<? extends CongestionPolicy> policyPerLink, DecisionListener listener) {
+        if (policies != null) {
+            throw new IllegalStateException("congestion control is already in use");
+        }
+        Objects.requireNonNull(listener, "listener");
+        CongestionPolicy[] p = new CongestionPolicy[links.length];
+        Consumer<Decision>[] sinks = new Consumer[links.length];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = Objects.requireNonNull(policyPerLink.get(), "policy");
+            int link = i;
+            sinks[i] = d -> {
+                counters.increment((d.kind() == Decision.Kind.UNMET ? EngineCounter.NEEDS_UNMET
+                        : d.kind() == Decision.Kind.MET ? EngineCounter.NEEDS_MET : EngineCounter.RATES_REASSIGNED).ordinal());
+                listener.decided(link, d);
+            };
+        }
+        this.decisionSinks = sinks;
+        this.policies = p;
     }
 
     // --- control plane, any thread ---------------------------------------------------------
@@ -197,6 +240,13 @@ public final class ForwardingEngine<E> {
                     : o == Outcome.STALE ? EngineCounter.COMMANDS_STALE : EngineCounter.COMMANDS_REJECTED).ordinal());
             if (p.listener() != null) {
                 p.listener().applied(c, o, o == Outcome.REJECTED ? lastRejection : "");
+            }
+        }
+        if (n > 0 && policies != null) {
+            for (int link = 0; link < links.length; link++) {
+                if (changed[link]) {
+                    reassign(link, monoNow); // a new reservation is not left without the local layer until the next period
+                }
             }
         }
         return n;
@@ -305,9 +355,16 @@ public final class ForwardingEngine<E> {
 
     /** Runs the rate estimators of every link if their period has passed. */
     public void tick(long monoNow) {
-        for (LinkScheduler<E> l : links) {
-            l.maybeTick(monoNow);
+        for (int link = 0; link < links.length; link++) {
+            if (links[link].maybeTick(monoNow) && policies != null) {
+                reassign(link, monoNow);
+            }
         }
+    }
+
+    private void reassign(int link, long monoNow) {
+        changed[link] = false;
+        policies[link].reassign(links[link], monoNow, decisionSinks[link]);
     }
 
     /** Removes every flow, releasing every queued event; for shutdown, on the owning thread. */
@@ -333,6 +390,10 @@ public final class ForwardingEngine<E> {
             // Multicast sends one copy per link: a second flow would send every sample twice.
             return reject("flow " + e.flowId() + ": variable " + Long.toUnsignedString(e.variableId())
                     + " already has flow " + twin.entry.flowId() + " on out-link " + e.outLink());
+        }
+        changed[e.outLink()] = true;
+        if (old != null) {
+            changed[old.entry.outLink()] = true;
         }
         if (old != null && old.entry.outLink() == e.outLink() && old.entry.variableId() == e.variableId()) {
             links[e.outLink()].modifyFlow(old.slot, e.spec(), now);
@@ -396,6 +457,7 @@ public final class ForwardingEngine<E> {
 
     private void dropBinding(Binding b) {
         links[b.entry.outLink()].removeFlow(b.slot);
+        changed[b.entry.outLink()] = true;
         byFlow.remove(b.entry.flowId());
         installed.remove(b.entry.flowId());
         Binding[] current = byVariable.get(b.entry.variableId());

@@ -7,11 +7,25 @@ public final class FlowStatistics {
     private final long flowId;
     private final ServiceClass serviceClass;
     private final QueueStatistics queue;
+    private final long reservedRate;
+    private final long assuredRate;
 
-    FlowStatistics(long flowId, ServiceClass serviceClass, QueueStatistics queue) {
+    FlowStatistics(long flowId, ServiceClass serviceClass, QueueStatistics queue, long reservedRate, long assuredRate) {
         this.flowId = flowId;
         this.serviceClass = serviceClass;
         this.queue = queue;
+        this.reservedRate = reservedRate;
+        this.assuredRate = assuredRate;
+    }
+
+    /** The assured rate the broker reserved, bytes per second. */
+    public long reservedRate() {
+        return reservedRate;
+    }
+
+    /** The assured rate in force: the reservation, or what congestion control moved it to. */
+    public long assuredRate() {
+        return assuredRate;
     }
 
     public long flowId() {
@@ -28,6 +42,7 @@ public final class FlowStatistics {
 
     @Override
     public String toString() {
-        return "flow " + flowId + " " + serviceClass + ": " + queue;
+        return "flow " + flowId + " " + serviceClass + (assuredRate == reservedRate ? "" : " assured " + assuredRate + " of "
+                + reservedRate + " B/s reserved") + ": " + queue;
     }
 }

@@ -38,14 +38,14 @@ import org.gridstat.core.time.Saturating;
  *
  * @param <E> the event type: a pooled buffer in a router, a packet record in the simulator
  */
-public final class LinkScheduler<E> {
+public final class LinkScheduler<E> implements LinkFlows {
     private static final ServiceClass[] DATA_CLASSES = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
     private ServiceClass dequeuedClass = ServiceClass.BE;
     private static final int CLASSES = 3;
     private static final int BE = 2;
 
     /** A flow's spec and counters, published as one so that a reader never pairs two flows' halves. */
-    private record Published(FlowSpec spec, QueueCounters counters) {
+    private record Published(FlowSpec spec, QueueCounters counters, long assured) {
     }
 
     private final EventReleaser<E> releaser;
@@ -56,6 +56,8 @@ public final class LinkScheduler<E> {
     private final FlowQueue<E>[] queues;
     private final HtbNode[] flowNodes;
     private final FlowSpec[] specs;
+    /** Per slot: the assured rate in force, the reservation's unless a rate policy moved it. */
+    private final long[] assured;
     private final int[] flowClass;
     private final QueueCounters[] flowCounters;
     private final AtomicReferenceArray<Published> published;
@@ -96,6 +98,7 @@ public final class LinkScheduler<E> {
         this.queues = new FlowQueue[maxFlows];
         this.flowNodes = new HtbNode[maxFlows];
         this.specs = new FlowSpec[maxFlows];
+        this.assured = new long[maxFlows];
         this.flowClass = new int[maxFlows];
         this.flowCounters = new QueueCounters[maxFlows];
         this.published = new AtomicReferenceArray<>(maxFlows);
@@ -129,11 +132,12 @@ public final class LinkScheduler<E> {
         }
         int slot = freeSlots[--freeCount];
         specs[slot] = spec;
+        assured[slot] = spec.assuredRate();
         queues[slot] = new FlowQueue<>(spec.bufferEvents());
         flowNodes[slot] = new HtbNode(spec.shaping(), now);
         flowClass[slot] = classIndex(spec.serviceClass());
         flowCounters[slot] = new QueueCounters();
-        published.set(slot, new Published(spec, flowCounters[slot]));
+        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate()));
         return slot;
     }
 
@@ -176,10 +180,48 @@ public final class LinkScheduler<E> {
             classCounters[newClass].adopted(n);
         }
         specs[slot] = spec;
+        assured[slot] = spec.assuredRate(); // the rate policy, if any, is asked again by the engine
         flowClass[slot] = newClass;
-        published.set(slot, new Published(spec, flowCounters[slot]));
+        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate()));
         flowNodes[slot].advance(now);
         flowNodes[slot].configure(spec.shaping());
+        relink(slot, now);
+    }
+
+    @Override
+    public int slotCount() {
+        return maxFlows;
+    }
+
+    @Override
+    public FlowSpec reserved(int slot) {
+        return specs[slot];
+    }
+
+    @Override
+    public double demand(int slot) {
+        return flowCounters[slot].demand();
+    }
+
+    @Override
+    public long assured(int slot) {
+        return assured[slot];
+    }
+
+    @Override
+    public void assure(int slot, long assuredRate, long now) {
+        FlowSpec spec = requireFlow(slot);
+        if (assuredRate < 0) {
+            throw new IllegalArgumentException("flow " + spec.flowId() + ": assured rate " + assuredRate + " B/s");
+        }
+        if (assuredRate == assured[slot]) {
+            return;
+        }
+        unlink(slot);
+        assured[slot] = assuredRate;
+        published.set(slot, new Published(spec, flowCounters[slot], assuredRate));
+        flowNodes[slot].advance(now);
+        flowNodes[slot].configure(Shaping.of(assuredRate, Math.max(spec.ceilingRate(), assuredRate)));
         relink(slot, now);
     }
 
@@ -347,10 +389,10 @@ public final class LinkScheduler<E> {
         return backlog;
     }
 
-    /** Folds the estimator's period into the moving averages if one has passed; cheap otherwise. */
-    public void maybeTick(long now) {
+    /** Folds the estimator's period into the moving averages if one has passed (and says so); cheap otherwise. */
+    public boolean maybeTick(long now) {
         if (now < nextTick || now <= lastTick) {
-            return;
+            return false;
         }
         double elapsed = Saturating.subtract(now, lastTick) / 1e9;
         double w = estimator.weight();
@@ -365,6 +407,7 @@ public final class LinkScheduler<E> {
         controlCounters.tick(elapsed, w);
         lastTick = now;
         nextTick = Saturating.add(now, estimator.periodNanos());
+        return true;
     }
 
     /** A snapshot of every flow and class; callable from any thread while the link forwards. */
@@ -373,7 +416,8 @@ public final class LinkScheduler<E> {
         for (int slot = 0; slot < maxFlows; slot++) {
             Published p = published.get(slot);
             if (p != null) {
-                flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot()));
+                flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot(),
+                        p.spec().assuredRate(), p.assured()));
             }
         }
         Map<ServiceClass, QueueStatistics> classes = new EnumMap<>(ServiceClass.class);

@@ -43,6 +43,7 @@ final class QueueCounters {
     private long lastDepartureBytes;
     private double arrivalRate;
     private double departureRate;
+    private double lastArrivalRate;
 
     long get(QueueCounter counter) {
         return c.get(counter.ordinal());
@@ -92,12 +93,18 @@ final class QueueCounters {
     void tick(double elapsedSeconds, double weight) {
         long arrived = c.get(ARRIVAL_BYTES);
         long departed = c.get(DEPARTURE_BYTES);
-        arrivalRate = weight * ((arrived - lastArrivalBytes) / elapsedSeconds) + (1 - weight) * arrivalRate;
+        lastArrivalRate = (arrived - lastArrivalBytes) / elapsedSeconds;
+        arrivalRate = weight * lastArrivalRate + (1 - weight) * arrivalRate;
         departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
         lastArrivalBytes = arrived;
         lastDepartureBytes = departed;
         c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
+    }
+
+    /** Demand for congestion control: the arrival rate's average, or the last period's if higher (writer thread). */
+    double demand() {
+        return Math.max(arrivalRate, lastArrivalRate);
     }
 
     synchronized QueueStatistics snapshot() {

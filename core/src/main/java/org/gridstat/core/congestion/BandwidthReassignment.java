@@ -1,0 +1,158 @@
+package org.gridstat.core.congestion;
+
+import java.util.function.Consumer;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.LinkFlows;
+
+/**
+ * Local bandwidth reassignment, the thesis's Algorithm 2. Each call starts from the reservations
+ * and, for each congested HRT flow in flow-id order, takes what it needs (its demand up to its
+ * ceiling, less its reservation) from victims: best effort before LRT, and within a class the
+ * flows of the congested flow's correlation group (its substation) first, then the rest, each in
+ * flow-id order; a victim never goes below its minimum rate. Because every call starts from the
+ * reservations, bandwidth goes back to the victims as soon as the demand that took it falls.
+ *
+ * <p>Needs are counted in quanta (1/64 of the flow's reservation, at least 1 B/s), and a need
+ * shrinks only once it has fallen by two quanta, so a demand estimate that wobbles from one
+ * period to the next does not move rates, and notices, back and forth. A need no victim can cover
+ * is reported {@link Decision.Kind#UNMET} once, again when it changes by a quantum or more, and
+ * {@link Decision.Kind#MET} when it is covered. Nothing is allocated per call but the decisions.
+ */
+public final class BandwidthReassignment implements CongestionPolicy {
+    private static final int QUANTA_PER_RESERVATION = 64;
+
+    private int[] hrt = new int[0];
+    private int[] lrt = new int[0];
+    private int[] be = new int[0];
+    private long[] target = new long[0];
+    private long[] need = new long[0];
+    private long[] unmet = new long[0];
+    private long[] flowAt = new long[0];
+    private long[] beneficiary = new long[0];
+
+    @Override
+    public void reassign(LinkFlows flows, long now, Consumer<Decision> decisions) {
+        int n = flows.slotCount();
+        if (target.length != n) {
+            grow(n);
+        }
+        int hrtCount = 0;
+        int lrtCount = 0;
+        int beCount = 0;
+        for (int s = 0; s < n; s++) {
+            FlowSpec spec = flows.reserved(s);
+            if (spec == null) {
+                flowAt[s] = -1;
+                continue;
+            }
+            if (flowAt[s] != spec.flowId()) { // a new flow in the slot starts afresh
+                flowAt[s] = spec.flowId();
+                need[s] = 0;
+                unmet[s] = 0;
+            }
+            target[s] = spec.assuredRate();
+            beneficiary[s] = -1;
+            switch (spec.serviceClass()) {
+                case HRT -> hrtCount = insert(hrt, hrtCount, s, flows);
+                case LRT -> lrtCount = insert(lrt, lrtCount, s, flows);
+                default -> beCount = insert(be, beCount, s, flows);
+            }
+        }
+        for (int k = 0; k < hrtCount; k++) {
+            int i = hrt[k];
+            FlowSpec spec = flows.reserved(i);
+            long wanted = needOf(spec, flows.demand(i), need[i]);
+            need[i] = wanted;
+            long remaining = wanted;
+            remaining = lend(flows, be, beCount, spec, remaining, true);
+            remaining = lend(flows, be, beCount, spec, remaining, false);
+            remaining = lend(flows, lrt, lrtCount, spec, remaining, true);
+            remaining = lend(flows, lrt, lrtCount, spec, remaining, false);
+            target[i] += wanted - remaining;
+            reportShortfall(i, spec, remaining, decisions);
+        }
+        for (int s = 0; s < n; s++) {
+            FlowSpec spec = flows.reserved(s);
+            if (spec == null || target[s] == flows.assured(s)) {
+                continue;
+            }
+            long from = flows.assured(s);
+            long to = target[s];
+            flows.assure(s, to, now);
+            Decision.Kind kind = spec.serviceClass() == ServiceClass.HRT
+                    ? (to > from ? Decision.Kind.GRANTED : Decision.Kind.RELEASED)
+                    : (to < from ? Decision.Kind.LENT : Decision.Kind.RETURNED);
+            decisions.accept(new Decision(kind, spec.flowId(), spec.serviceClass(), from, to,
+                    kind == Decision.Kind.LENT ? beneficiary[s] : -1));
+        }
+    }
+
+    /** What a congested flow needs beyond its reservation, in whole quanta, held against a small fall. */
+    private static long needOf(FlowSpec spec, double demand, long previous) {
+        long quantum = Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION);
+        double wanted = Math.min(demand, spec.ceilingRate()) - spec.assuredRate();
+        if (!(wanted > 0)) {
+            return 0;
+        }
+        long quanta = (long) Math.ceil(wanted / quantum);
+        long need = quanta * quantum;
+        return need < previous && need > previous - 2 * quantum ? previous : need;
+    }
+
+    /** Takes up to {@code remaining} from the victims of one class, of the flow's group or of the others. */
+    private long lend(LinkFlows flows, int[] victims, int count, FlowSpec congested, long remaining, boolean sameGroup) {
+        for (int k = 0; k < count && remaining > 0; k++) {
+            int v = victims[k];
+            FlowSpec spec = flows.reserved(v);
+            if (spec.correlationGroup().equals(congested.correlationGroup()) != sameGroup) {
+                continue;
+            }
+            long give = Math.min(remaining, target[v] - spec.minimumRate());
+            if (give > 0) {
+                target[v] -= give;
+                remaining -= give;
+                if (beneficiary[v] < 0) {
+                    beneficiary[v] = congested.flowId();
+                }
+            }
+        }
+        return remaining;
+    }
+
+    private void reportShortfall(int slot, FlowSpec spec, long shortfall, Consumer<Decision> decisions) {
+        long quantum = Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION);
+        if (shortfall > 0 && (unmet[slot] == 0 || Math.abs(shortfall - unmet[slot]) >= quantum)) {
+            unmet[slot] = shortfall;
+            long has = target[slot];
+            decisions.accept(new Decision(Decision.Kind.UNMET, spec.flowId(), spec.serviceClass(), has, has + shortfall, -1));
+        } else if (shortfall == 0 && unmet[slot] > 0) {
+            unmet[slot] = 0;
+            decisions.accept(new Decision(Decision.Kind.MET, spec.flowId(), spec.serviceClass(), target[slot], target[slot], -1));
+        }
+    }
+
+    /** Inserts {@code slot} into {@code order[0..count)} by flow id; returns the new count. */
+    private static int insert(int[] order, int count, int slot, LinkFlows flows) {
+        long id = flows.reserved(slot).flowId();
+        int k = count;
+        while (k > 0 && flows.reserved(order[k - 1]).flowId() > id) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = slot;
+        return count + 1;
+    }
+
+    private void grow(int n) {
+        hrt = new int[n];
+        lrt = new int[n];
+        be = new int[n];
+        target = new long[n];
+        need = new long[n];
+        unmet = new long[n];
+        beneficiary = new long[n];
+        flowAt = new long[n];
+        java.util.Arrays.fill(flowAt, -1);
+    }
+}

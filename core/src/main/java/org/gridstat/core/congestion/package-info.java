@@ -1,0 +1,9 @@
+/**
+ * Cooperative congestion control's local part (DESIGN.md §5): once per estimator period each
+ * flow's demand R is compared with its reservation, and a {@link org.gridstat.core.congestion.CongestionPolicy}
+ * moves assured bandwidth on the link from victim flows to congested HRT flows, never below a
+ * victim's minimum rate, and gives it back when demand falls. Pure logic on the caller's clock;
+ * the decisions are data ({@link org.gridstat.core.congestion.Decision}) for counters, notices
+ * upstream, alarms to the broker and the operator console.
+ */
+package org.gridstat.core.congestion;

@@ -1,0 +1,30 @@
+package org.gridstat.core.sched;
+
+/**
+ * The flows of one out-link as a rate policy sees them: each slot's reservation (what the broker
+ * installed), its estimated demand, and the assured rate in force, which the policy may move away
+ * from the reservation. A local layer: a new reservation from the broker replaces the spec, not the
+ * layer, and the policy is asked again at once. Used on the data-path thread only.
+ */
+public interface LinkFlows {
+    /** Slots a flow may occupy: {@code 0 .. slotCount() - 1}. */
+    int slotCount();
+
+    /** The flow's reservation as installed, or {@code null} for a free slot. */
+    FlowSpec reserved(int slot);
+
+    /**
+     * The flow's demand R in bytes per second: its arrival rate's moving average, or the last
+     * period's rate when that is higher, so a surge counts within one period and a lull fades.
+     */
+    double demand(int slot);
+
+    /** The assured rate in force: the reservation's unless a policy moved it. */
+    long assured(int slot);
+
+    /**
+     * Serves the flow at {@code assuredRate} from {@code now} on (its ceiling rises with it if
+     * needed); the reservation is kept.
+     */
+    void assure(int slot, long assuredRate, long now);
+}

@@ -1,0 +1,175 @@
+package org.gridstat.core.congestion;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Algorithm 2 on a link of flows whose demands the test sets: who lends to whom, in what order,
+ * never below a minimum rate, and how bandwidth comes back.
+ */
+class BandwidthReassignmentTest {
+    private final BandwidthReassignment policy = new BandwidthReassignment();
+    private final List<Decision> decisions = new ArrayList<>();
+
+    private static FlowSpec flow(long id, ServiceClass c, long assured, long minimum, long ceiling, String group) {
+        return FlowSpec.of(id, c, assured, minimum, ceiling, 20, group);
+    }
+
+    private void run(LinkFlowsStub link) {
+        decisions.clear();
+        policy.reassign(link, 0, decisions::add);
+    }
+
+    @Test
+    void bestEffortLendsBeforeLrtAndTheCongestedFlowsOwnSubstationFirst() {
+        LinkFlowsStub link = new LinkFlowsStub(8)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
+                .flow(1, flow(2, ServiceClass.LRT, 6_400, 2_600, 12_800, "A"))
+                .flow(2, flow(3, ServiceClass.BE, 6_400, 600, 12_800, "B"))
+                .flow(3, flow(4, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 6_400 + 5_800 + 5_800 + 3_000; // needs both BE flows' 5,800 B/s above their minimum and 3,000 of LRT's
+        run(link);
+        assertEquals(21_000, link.assured[0], "the HRT flow is granted its need");
+        assertEquals(600, link.assured[3], "A's best-effort flow, in the HRT flow's substation, lent first, down to its minimum");
+        assertEquals(600, link.assured[2], "then B's best effort, down to its minimum");
+        assertEquals(6_400 - 3_000, link.assured[1], "LRT lent only the rest");
+        assertEquals(List.of(
+                new Decision(Decision.Kind.GRANTED, 1, ServiceClass.HRT, 6_400, 21_000, -1),
+                new Decision(Decision.Kind.LENT, 2, ServiceClass.LRT, 6_400, 3_400, 1),
+                new Decision(Decision.Kind.LENT, 3, ServiceClass.BE, 6_400, 600, 1),
+                new Decision(Decision.Kind.LENT, 4, ServiceClass.BE, 6_400, 600, 1)), decisions);
+    }
+
+    @Test
+    void theCorrelatedVictimIsTakenFirstEvenWithAHigherFlowId() {
+        LinkFlowsStub link = new LinkFlowsStub(4)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "B"))
+                .flow(2, flow(9, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 6_400 + 1_000;
+        run(link);
+        assertEquals(6_400, link.assured[1], "the uncorrelated flow keeps its reservation");
+        assertEquals(5_400, link.assured[2], "the flow of the same substation lends");
+    }
+
+    @Test
+    void noVictimGoesBelowItsMinimumAndTheShortfallIsAnAlarmReportedOnce() {
+        LinkFlowsStub link = new LinkFlowsStub(4)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
+                .flow(1, flow(2, ServiceClass.LRT, 6_400, 2_600, 12_800, "A"))
+                .flow(2, flow(3, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 30_000; // needs 23,600; the victims can lend 3,800 + 5,800
+        run(link);
+        assertEquals(2_600, link.assured[1]);
+        assertEquals(600, link.assured[2]);
+        assertEquals(6_400 + 9_600, link.assured[0]);
+        Decision alarm = decisions.stream().filter(d -> d.kind() == Decision.Kind.UNMET).findFirst().orElseThrow();
+        assertEquals(1, alarm.flowId());
+        assertEquals(23_600 - 9_600, alarm.shortfall());
+        run(link);
+        assertEquals(List.of(), decisions, "nothing changed: no decision, no second alarm");
+        link.demand[0] = 6_400 + 9_000;
+        run(link);
+        assertTrue(decisions.contains(new Decision(Decision.Kind.MET, 1, ServiceClass.HRT, 15_400, 15_400, -1)), "" + decisions);
+    }
+
+    @Test
+    void theNeedStopsAtTheCeiling() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 9_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 50_000;
+        run(link);
+        assertEquals(9_000, link.assured[0], "beyond its ceiling the excess is the flow's own");
+        assertEquals(6_400 - 2_600, link.assured[1]);
+    }
+
+    @Test
+    void bandwidthReturnsToTheVictimsWhenDemandFalls() {
+        LinkFlowsStub link = new LinkFlowsStub(3)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 9_600;
+        run(link);
+        assertEquals(3_200, link.assured[1]);
+        link.demand[0] = 6_000; // stable again
+        run(link);
+        assertEquals(6_400, link.assured[0]);
+        assertEquals(6_400, link.assured[1]);
+        assertEquals(List.of(new Decision(Decision.Kind.RELEASED, 1, ServiceClass.HRT, 9_600, 6_400, -1),
+                new Decision(Decision.Kind.RETURNED, 2, ServiceClass.BE, 3_200, 6_400, -1)), decisions);
+    }
+
+    @Test
+    void aWobblingEstimateMovesNoRateButARealFallDoes() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 9_600; // quantum: 100 B/s
+        run(link);
+        assertEquals(9_600, link.assured[0]);
+        link.demand[0] = 9_450; // less than two quanta below: held
+        run(link);
+        assertEquals(List.of(), decisions);
+        link.demand[0] = 9_620; // a little more: up at once, to the next quantum
+        run(link);
+        assertEquals(9_700, link.assured[0]);
+        link.demand[0] = 9_300; // four quanta below
+        run(link);
+        assertEquals(9_300, link.assured[0]);
+        assertEquals(6_400 - 2_900, link.assured[1]);
+    }
+
+    @Test
+    void onlyHrtFlowsAreCongestedAndLrtNeverTakesFromBestEffort() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.LRT, 6_400, 2_600, 20_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 15_000;
+        run(link);
+        assertEquals(List.of(), decisions);
+        assertEquals(6_400, link.assured[1]);
+    }
+
+    @Test
+    void twoCongestedHrtFlowsAreServedInFlowIdOrderFromOnePool() {
+        LinkFlowsStub link = new LinkFlowsStub(4)
+                .flow(0, flow(7, ServiceClass.HRT, 6_400, 5_200, 20_000, "B"))
+                .flow(1, flow(3, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
+                .flow(2, flow(4, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 6_400 + 4_000;
+        link.demand[1] = 6_400 + 4_000;
+        run(link);
+        assertEquals(10_400, link.assured[1], "flow 3 first");
+        assertEquals(6_400 + 1_800, link.assured[0], "flow 7 gets what is left above the victim's minimum");
+        assertEquals(600, link.assured[2]);
+        assertTrue(decisions.contains(new Decision(Decision.Kind.UNMET, 7, ServiceClass.HRT, 8_200, 10_400, -1)), "" + decisions);
+    }
+
+    @Test
+    void aFlowReplacedInItsSlotStartsWithoutTheOldOnesHistory() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 9_600;
+        run(link);
+        link.flow(0, flow(5, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"));
+        link.demand[0] = 9_500; // would be held at 9,600 had the slot kept flow 1's need
+        run(link);
+        assertEquals(9_500, link.assured[0]);
+    }
+
+    @Test
+    void stateFollowsTheDemandAgainstTheReservation() {
+        FlowSpec f = flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A");
+        assertEquals(FlowState.MINIMUM, FlowState.of(f, 5_200));
+        assertEquals(FlowState.STABLE, FlowState.of(f, 5_201));
+        assertEquals(FlowState.STABLE, FlowState.of(f, 6_400));
+        assertEquals(FlowState.CONGESTED, FlowState.of(f, 6_401));
+    }
+}

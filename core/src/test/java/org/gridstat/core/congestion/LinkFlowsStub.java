@@ -1,0 +1,57 @@
+package org.gridstat.core.congestion;
+
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.LinkFlows;
+
+/** A link's flows as plain arrays: reservations, demands set by the test, assured rates the policy sets. */
+final class LinkFlowsStub implements LinkFlows {
+    final FlowSpec[] specs;
+    final double[] demand;
+    final long[] assured;
+
+    LinkFlowsStub(int slots) {
+        specs = new FlowSpec[slots];
+        demand = new double[slots];
+        assured = new long[slots];
+    }
+
+    /** Puts a flow in {@code slot}, assured its reservation, demanding exactly that. */
+    LinkFlowsStub flow(int slot, FlowSpec spec) {
+        specs[slot] = spec;
+        assured[slot] = spec.assuredRate();
+        demand[slot] = spec.assuredRate();
+        return this;
+    }
+
+    void remove(int slot) {
+        specs[slot] = null;
+    }
+
+    @Override
+    public int slotCount() {
+        return specs.length;
+    }
+
+    @Override
+    public FlowSpec reserved(int slot) {
+        return specs[slot];
+    }
+
+    @Override
+    public double demand(int slot) {
+        return demand[slot];
+    }
+
+    @Override
+    public long assured(int slot) {
+        return assured[slot];
+    }
+
+    @Override
+    public void assure(int slot, long assuredRate, long now) {
+        if (specs[slot] == null) {
+            throw new IllegalStateException("slot " + slot + " is free");
+        }
+        assured[slot] = assuredRate;
+    }
+}
