@@ -23,6 +23,7 @@ import org.gridstat.broker.control.ControlLimits;
 import org.gridstat.broker.control.RouterPresence;
 import org.gridstat.broker.install.FlowInstaller;
 import org.gridstat.broker.install.FlowPlanner;
+import org.gridstat.broker.install.FlowRates;
 import org.gridstat.broker.store.BrokerState;
 import org.gridstat.broker.store.RememberedRequest;
 import org.gridstat.broker.store.StateChange;
@@ -86,7 +87,7 @@ public final class QosBroker implements AutoCloseable {
     /** The same, with the control channel's heartbeat timing, hello deadline and connection cap. */
     public QosBroker(BrokerState state, InetSocketAddress controlBind, ControlLimits controlLimits, StateJournal journal,
                      RouterPresence presence, Consumer<Throwable> onJournalFailure) {
-        this(state, journal, onJournalFailure, null, controlBind, controlLimits, presence, true);
+        this(state, journal, onJournalFailure, null, controlBind, controlLimits, presence, true, FlowRates.DEFAULT);
     }
 
     /**
@@ -103,17 +104,25 @@ public final class QosBroker implements AutoCloseable {
      * deadlines: the simulator's baseline of a network without deadline admission.
      */
     public static QosBroker inProcess(Topology topology, FlowInstaller installer, boolean testDeadlines) {
+        return inProcess(topology, installer, testDeadlines, FlowRates.DEFAULT);
+    }
+
+    /** The same, giving flows {@code rates}' minimum rates and ceilings. */
+    public static QosBroker inProcess(Topology topology, FlowInstaller installer, boolean testDeadlines, FlowRates rates) {
         return new QosBroker(BrokerState.empty(topology), StateJournal.MEMORY_ONLY, e -> { }, installer, null, null, null,
-                testDeadlines);
+                testDeadlines, rates);
     }
 
     private QosBroker(BrokerState state, StateJournal journal, Consumer<Throwable> onJournalFailure, FlowInstaller inProcess,
                       InetSocketAddress controlBind, ControlLimits controlLimits, RouterPresence presence,
-                      boolean testDeadlines) {
+                      boolean testDeadlines, FlowRates rates) {
         this.topology = state.topology();
-        this.planner = new FlowPlanner((long) state.epoch() << 32);
-        this.admission = new AdmissionController(topology, testDeadlines);
         this.variables = new VariableCatalog(topology);
+        this.planner = new FlowPlanner((long) state.epoch() << 32, rates, id -> {
+            PublishedVariable v = variables.byId(id);
+            return v == null ? "" : v.correlationGroup(); // a flow's correlation group: its variable's substation
+        });
+        this.admission = new AdmissionController(topology, testDeadlines);
         this.journal = journal;
         this.onJournalFailure = onJournalFailure;
         state.variables().forEach(variables::put);

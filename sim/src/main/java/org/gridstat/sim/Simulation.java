@@ -16,6 +16,7 @@ import org.gridstat.broker.install.FlowInstaller;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
+import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.forward.FlowCommand;
@@ -87,6 +88,7 @@ public final class Simulation {
     private long lastClosed;
 
     private final boolean checking;
+    private final List<SimulationResult.CongestionDecision> decisions = new ArrayList<>();
 
     private Simulation(Scenario scenario, boolean checking) {
         this.scenario = scenario;
@@ -94,7 +96,13 @@ public final class Simulation {
         this.random = new SplittableRandom(scenario.seed());
         build();
         this.broker = QosBroker.inProcess(scenario.topology(), new Installer(),
-                scenario.admission() == Scenario.Admission.FULL);
+                scenario.admission() == Scenario.Admission.FULL, scenario.congestion().rates());
+    }
+
+    private void decided(String router, String link, long at, Decision d) {
+        if (decisions.size() < SimulationResult.MAX_DECISIONS) {
+            decisions.add(new SimulationResult.CongestionDecision(at, router, link, d));
+        }
     }
 
     /** Runs {@code scenario} to its end. */
@@ -212,8 +220,9 @@ public final class Simulation {
             outLinks.put(r.id(), out);
         }
         for (RouterNode r : t.routers()) {
+            Scenario.Congestion c = scenario.congestion();
             routers.put(r.id(), new SimRouter(r.id(), loop, outLinks.get(r.id()), flowsPerLink.get(r.id()), trust, EPOCH_BASE, 0,
-                    references));
+                    references, c.estimator(), c.control() ? this::decided : null));
         }
         for (String name : scenario.links().keySet()) {
             if (!links.containsKey(name)) {
@@ -538,6 +547,6 @@ public final class Simulation {
                 l.datagramsDelivered(), l.datagramsLost(SimLink.Loss.QUEUE), l.datagramsLost(SimLink.Loss.WIRE),
                 l.datagramsLost(SimLink.Loss.DOWN), l.packetsOnWire(), l.bytesOnWire())));
         return new SimulationResult(scenario.name(), scenario.seed(), scenario.durationNanos(), admissions, rows,
-                summaries, raw, linkFigures, loop.executed());
+                summaries, raw, linkFigures, loop.executed(), decisions);
     }
 }

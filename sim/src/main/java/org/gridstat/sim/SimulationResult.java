@@ -1,5 +1,7 @@
 package org.gridstat.sim;
 
+import org.gridstat.core.congestion.Decision;
+
 import java.util.List;
 import java.util.Map;
 import org.gridstat.sim.metrics.FlowInterval;
@@ -17,7 +19,21 @@ import org.gridstat.sim.metrics.FlowInterval;
  */
 public record SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
                                List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
-                               Map<String, LinkFigures> links, long events) {
+                               Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions) {
+    /** Decisions a run keeps; the rest are counted only (a run without congestion control has none). */
+    public static final int MAX_DECISIONS = 100_000;
+
+    /** What a router's congestion control decided, when, on which out-link. */
+    public record CongestionDecision(long atNanos, String router, String link, Decision decision) {
+    }
+
+    /** A result without congestion decisions. */
+    public SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
+                            List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
+                            Map<String, LinkFigures> links, long events) {
+        this(scenario, seed, durationNanos, admissions, rows, summaries, raw, links, events, List.of());
+    }
+
     /** One raw source's datagrams. */
     public record RawFigures(long sent, long sentBytes, long delivered, long deliveredBytes) {
     }
@@ -33,6 +49,7 @@ public record SimulationResult(String scenario, long seed, long durationNanos, M
         summaries = List.copyOf(summaries);
         raw = sorted(raw);
         links = sorted(links);
+        decisions = List.copyOf(decisions);
     }
 
     private static <V> Map<String, V> sorted(Map<String, V> m) {

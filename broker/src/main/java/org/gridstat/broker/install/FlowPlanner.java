@@ -5,11 +5,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.LongFunction;
 import org.gridstat.broker.admission.AdmissionResult.Admitted;
 import org.gridstat.broker.admission.AdmissionResult.Hop;
 import org.gridstat.broker.admission.SharedFlow;
 import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 
 /**
@@ -41,6 +44,8 @@ public final class FlowPlanner {
     private final Map<FlowKey, Long> flowIds = new HashMap<>();
     private final Map<FlowKey, InstallFlow> current = new HashMap<>();
     private final long versionBase;
+    private final FlowRates rates;
+    private final LongFunction<String> groupOf;
     private long nextFlowId = 1;
 
     /** A planner whose flow versions start at 1. */
@@ -54,10 +59,21 @@ public final class FlowPlanner {
      * routers take the resumed broker's flows as newer.
      */
     public FlowPlanner(long versionBase) {
+        this(versionBase, FlowRates.DEFAULT, id -> "");
+    }
+
+    /**
+     * The same, giving flows {@code rates}' minimum rates and ceilings and each variable's
+     * correlation group ({@code groupOf} its id: "" for none), by which congestion control
+     * chooses victims.
+     */
+    public FlowPlanner(long versionBase, FlowRates rates, LongFunction<String> groupOf) {
         if (versionBase < 0) {
             throw new IllegalArgumentException("version base must not be negative");
         }
         this.versionBase = versionBase;
+        this.rates = Objects.requireNonNull(rates, "rates");
+        this.groupOf = Objects.requireNonNull(groupOf, "groupOf");
     }
 
     /** The id the next new flow gets: every id below it may have been given (stored so ids are never reused). */
@@ -252,9 +268,10 @@ public final class FlowPlanner {
             publisher = Math.max(publisher, r.publisherIntervalNanos());
         }
         long assured = shared.assuredRate();
-        // May borrow up to twice its reservation when the link has room; never shrinks below MR = 0.
-        FlowSpec spec = FlowSpec.of(flowId, shared.serviceClass(), assured, 0, Math.max(1, assured * 2),
-                FlowSpec.DEFAULT_BUFFER_EVENTS, "");
+        ServiceClass c = shared.serviceClass();
+        String group = groupOf.apply(key.variableId());
+        FlowSpec spec = FlowSpec.of(flowId, c, assured, rates.minimumOf(c, assured), rates.ceilingOf(c, assured),
+                FlowSpec.DEFAULT_BUFFER_EVENTS, group == null ? "" : group);
         return new InstallFlow(version, key.variableId(), key.link(), spec, shared.intervals(), publisher, budget, rest);
     }
 }

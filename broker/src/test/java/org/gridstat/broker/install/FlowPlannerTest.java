@@ -14,6 +14,7 @@ import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
+import org.gridstat.core.sched.FlowSpec;
 import org.junit.jupiter.api.Test;
 
 class FlowPlannerTest {
@@ -46,6 +47,24 @@ class FlowPlannerTest {
         List<InstallFlow> l = flows.stream().filter(f -> f.link().equals(link)).toList();
         assertEquals(1, l.size(), "one flow on " + link + ": " + flows);
         return l.get(0);
+    }
+
+    @Test
+    void aFlowCarriesItsClasssMinimumRateAndCeilingAndItsVariablesCorrelationGroup() {
+        FlowRates rates = FlowRates.DEFAULT.with(ServiceClass.BE, 0.115, 3.0);
+        FlowPlanner p = new FlowPlanner(0, rates, id -> id == 9 ? "substationA" : "");
+        p.add(request(1, "r2", "sub-a", 20, 1, ServiceClass.BE), (Admitted) admission.admit(request(1, "r2", "sub-a", 20, 1,
+                ServiceClass.BE)));
+        FlowSpec be = only(flowsOf(p, "r1"), "r2").spec();
+        assertEquals(288 * 20, be.assuredRate());
+        assertEquals((long) Math.floor(288 * 20 * 0.115), be.minimumRate(), "MR: 11.5 % of the reservation");
+        assertEquals(288 * 20 * 3, be.ceilingRate());
+        assertEquals("substationA", be.correlationGroup(), "victims are chosen by it");
+        assertEquals(1_000, FlowRates.DEFAULT.minimumOf(ServiceClass.HRT, 1_000), "an HRT flow keeps all it was assured");
+        assertEquals(500, FlowRates.DEFAULT.minimumOf(ServiceClass.LRT, 1_000));
+        assertEquals(2_000, FlowRates.DEFAULT.ceilingOf(ServiceClass.BE, 1_000));
+        assertThrows(IllegalArgumentException.class, () -> FlowRates.DEFAULT.with(ServiceClass.LRT, 1.5, 2.0));
+        assertThrows(IllegalArgumentException.class, () -> FlowRates.DEFAULT.with(ServiceClass.LRT, 0.5, 0.5));
     }
 
     @Test

@@ -10,6 +10,8 @@ import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.egress.WakeupService;
 import org.gridstat.core.forward.EventReferences;
 import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.congestion.BandwidthReassignment;
+import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.forward.SourceTimeTrust;
 import org.gridstat.core.sched.EstimatorSettings;
@@ -59,6 +61,8 @@ public final class SimRouter implements WakeupService {
     private EventLoop.Timer wake;
     /** A duty cycle run now for the router's own reasons (a flow change, a drained link). */
     private EventLoop.Timer kick;
+    private final EstimatorSettings estimator;
+    private final Decisions decisions;
     private boolean up = true;
     private boolean crashing;
     private long received;
@@ -71,7 +75,27 @@ public final class SimRouter implements WakeupService {
      */
     public SimRouter(String id, EventLoop loop, List<OutLink> outLinks, int maxFlowsPerLink, SourceTimeTrust trust,
                      long epochBaseNanos, long epochOffsetNanos, EventReferences<SimPacket> references) {
+        this(id, loop, outLinks, maxFlowsPerLink, trust, epochBaseNanos, epochOffsetNanos, references, EstimatorSettings.DEFAULT,
+                null);
+    }
+
+    /** What a router's congestion control decided, when, on which out-link. */
+    @FunctionalInterface
+    public interface Decisions {
+        void decided(String router, String link, long atNanos, Decision decision);
+    }
+
+    /**
+     * @param estimator how the router estimates rates (and how often its congestion control runs)
+     * @param decisions where the decisions of the thesis's bandwidth reassignment go, run on every
+     *                  out-link; {@code null}: no congestion control, reservations as installed
+     */
+    public SimRouter(String id, EventLoop loop, List<OutLink> outLinks, int maxFlowsPerLink, SourceTimeTrust trust,
+                     long epochBaseNanos, long epochOffsetNanos, EventReferences<SimPacket> references,
+                     EstimatorSettings estimator, Decisions decisions) {
         this.id = id;
+        this.estimator = estimator;
+        this.decisions = decisions;
         this.loop = loop;
         this.outLinks = List.copyOf(outLinks);
         this.maxFlowsPerLink = maxFlowsPerLink;
@@ -102,7 +126,11 @@ public final class SimRouter implements WakeupService {
 
     private void start() {
         engine = new ForwardingEngine<>(outLinks.stream().map(OutLink::spec).toList(), maxFlowsPerLink, references,
-                EstimatorSettings.DEFAULT, trust, ForwardingEngine.DEFAULT_COMMAND_QUEUE, mono.nanoTime());
+                estimator, trust, ForwardingEngine.DEFAULT_COMMAND_QUEUE, mono.nanoTime());
+        if (decisions != null) {
+            engine.useCongestionControl(BandwidthReassignment::new,
+                    (link, d) -> decisions.decided(id, outLinks.get(link).name(), loop.now(), d));
+        }
         transmitters = new SimTransmitter[outLinks.size()];
         List<EgressPump<SimPacket>> pumps = new ArrayList<>();
         for (int i = 0; i < outLinks.size(); i++) {
@@ -114,7 +142,7 @@ public final class SimRouter implements WakeupService {
                     l.datagramBytes()));
         }
         agent = new DataPathAgent<>(engine, pumps, this, mono, epoch, DataPathAgent.DEFAULT_COMMANDS_PER_CYCLE,
-                EstimatorSettings.DEFAULT.periodNanos());
+                estimator.periodNanos());
     }
 
     /** An opaque datagram never shares a datagram: it is larger than any the pump packs. */

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.broker.install.FlowRates;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.sim.Simulation;
 import org.gridstat.sim.SimulationResult;
 import org.gridstat.sim.metrics.FlowInterval;
@@ -76,7 +78,8 @@ public final class CccTestbed {
         }
     }
 
-    public record Figures(long bottleneck, Map<String, String> admissions, List<Row> rows) {
+    public record Figures(long bottleneck, Map<String, String> admissions, List<Row> rows,
+                          List<SimulationResult.CongestionDecision> decisions) {
         public Row row(String stream, long fromSeconds) {
             return rows.stream().filter(r -> r.stream().equals(stream) && r.fromSeconds() == fromSeconds).findFirst()
                     .orElseThrow();
@@ -95,6 +98,27 @@ public final class CccTestbed {
      *                   the last interval arrive (or are dropped) before it ends
      */
     public static Scenario scenario(long bottleneck, long seconds) {
+        return scenario(bottleneck, seconds, Scenario.Congestion.OFF);
+    }
+
+    /**
+     * The thesis's flow rates in this testbed: minimum rates HRT 100 %, LRT 50 % (2,600 of
+     * 5,200 B/s), best effort 11.5 % (600 of 5,200 B/s) of the 20 Hz reservation; HRT flows may
+     * reach four times it (60 Hz is three), the others twice.
+     */
+    public static final FlowRates THESIS_RATES = FlowRates.DEFAULT.with(ServiceClass.HRT, 1.0, 4.0)
+            .with(ServiceClass.LRT, 0.5, 2.0).with(ServiceClass.BE, 0.115, 2.0);
+
+    /** The estimator's period with congestion control unless a run says otherwise: a tenth of the thesis's second. */
+    public static final long PERIOD = 100 * MS;
+
+    /** The thesis's rates with congestion control on or off, the estimator at {@code periodNanos}, weight 0.5. */
+    public static Scenario.Congestion congestion(boolean control, long periodNanos) {
+        return new Scenario.Congestion(control, new EstimatorSettings(periodNanos, 0.5), THESIS_RATES);
+    }
+
+    /** The testbed with {@code congestion}'s estimator, rates and control. */
+    public static Scenario scenario(long bottleneck, long seconds, Scenario.Congestion congestion) {
         Map<ServiceClass, Integer> shares = new EnumMap<>(ServiceClass.class);
         shares.put(ServiceClass.HRT, 40);
         shares.put(ServiceClass.LRT, 30);
@@ -130,7 +154,7 @@ public final class CccTestbed {
                 new Scenario.RateChange(90 * S, "A-HRT", interval(60)),
                 new Scenario.RateChange(90 * S, "B-HRT", interval(60)));
         return new Scenario("ccc-testbed", t, (seconds + 1) * S, S, 1, Scenario.Admission.BANDWIDTH_ONLY, Map.of(),
-                variables, subscriptions, List.of(), timeline);
+                variables, subscriptions, List.of(), timeline, congestion);
     }
 
     /** A rate's interval rounded to the nanosecond, as a scenario file's {@code rate} gives it (60 Hz: 16,666,667 ns). */
@@ -139,14 +163,18 @@ public final class CccTestbed {
     }
 
     public static Figures run(long bottleneck, long seconds) {
-        SimulationResult r = Simulation.run(scenario(bottleneck, seconds));
+        return run(bottleneck, seconds, Scenario.Congestion.OFF);
+    }
+
+    public static Figures run(long bottleneck, long seconds, Scenario.Congestion congestion) {
+        SimulationResult r = Simulation.run(scenario(bottleneck, seconds, congestion));
         List<Row> rows = new ArrayList<>();
         for (String stream : STREAMS) {
             for (int i = 0; i + 1 < INTERVALS.length && INTERVALS[i] < seconds; i++) {
                 rows.add(row(r, stream, INTERVALS[i], Math.min(seconds, INTERVALS[i + 1])));
             }
         }
-        return new Figures(bottleneck, r.admissions(), rows);
+        return new Figures(bottleneck, r.admissions(), rows, r.decisions());
     }
 
     public static Figures run() {

@@ -3,6 +3,8 @@ package org.gridstat.sim.scenario;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.gridstat.broker.install.FlowRates;
+import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
@@ -23,11 +25,39 @@ import org.gridstat.sim.net.LinkModel;
  */
 public record Scenario(String name, Topology topology, long durationNanos, long reportIntervalNanos, long seed,
                        Admission admission, Map<String, LinkModel> links, List<Variable> variables,
-                       List<Subscription> subscriptions, List<RawSource> rawSources, List<Change> timeline) {
+                       List<Subscription> subscriptions, List<RawSource> rawSources, List<Change> timeline,
+                       Congestion congestion) {
     public enum Admission { FULL, BANDWIDTH_ONLY }
+
+    /**
+     * How the routers estimate demand and whether they reassign bandwidth (cooperative congestion
+     * control's local part), and the minimum rates and ceilings the broker gives flows.
+     *
+     * @param control   whether every router runs the thesis's bandwidth reassignment
+     * @param estimator the routers' estimator: its period and weight
+     * @param rates     the broker's minimum rate and ceiling per class
+     */
+    public record Congestion(boolean control, EstimatorSettings estimator, FlowRates rates) {
+        /** Reservations only, as the broker installs them; the routers' default estimator. */
+        public static final Congestion OFF = new Congestion(false, EstimatorSettings.DEFAULT, FlowRates.DEFAULT);
+
+        public Congestion {
+            Objects.requireNonNull(estimator, "estimator");
+            Objects.requireNonNull(rates, "rates");
+        }
+    }
+
+    /** A scenario without congestion control. */
+    public Scenario(String name, Topology topology, long durationNanos, long reportIntervalNanos, long seed,
+                    Admission admission, Map<String, LinkModel> links, List<Variable> variables,
+                    List<Subscription> subscriptions, List<RawSource> rawSources, List<Change> timeline) {
+        this(name, topology, durationNanos, reportIntervalNanos, seed, admission, links, variables, subscriptions, rawSources,
+                timeline, Congestion.OFF);
+    }
 
     public Scenario {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(congestion, "congestion");
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(admission, "admission");
         links = Map.copyOf(links);
@@ -42,7 +72,12 @@ public record Scenario(String name, Topology topology, long durationNanos, long 
 
     public Scenario withSeed(long s) {
         return new Scenario(name, topology, durationNanos, reportIntervalNanos, s, admission, links, variables,
-                subscriptions, rawSources, timeline);
+                subscriptions, rawSources, timeline, congestion);
+    }
+
+    public Scenario withCongestion(Congestion c) {
+        return new Scenario(name, topology, durationNanos, reportIntervalNanos, seed, admission, links, variables,
+                subscriptions, rawSources, timeline, c);
     }
 
     /**

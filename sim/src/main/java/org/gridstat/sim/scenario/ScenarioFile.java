@@ -27,6 +27,8 @@ import org.gridstat.sim.net.LinkModel;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.gridstat.broker.install.FlowRates;
+import org.gridstat.core.sched.EstimatorSettings;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
@@ -41,8 +43,10 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
  */
 public final class ScenarioFile {
     private static final long SECOND = 1_000_000_000L;
-    static final List<String> TOP = List.of("name", "duration", "report", "seed", "admission", "topology", "links",
-            "variables", "subscriptions", "raw", "timeline");
+    static final List<String> TOP = List.of("name", "duration", "report", "seed", "admission", "congestion", "topology",
+            "links", "variables", "subscriptions", "raw", "timeline");
+    static final List<String> CONGESTION = List.of("control", "period", "weight", "minimum", "ceiling");
+    static final List<String> PER_CLASS = List.of("hrt", "lrt", "be");
     static final List<String> VARIABLE = List.of("name", "router", "bytes", "rate", "interval", "class", "group", "start",
             "jitter", "deadline", "clockOffset");
     static final List<String> SUBSCRIPTION = List.of("label", "variable", "router", "link", "rate", "interval", "latency",
@@ -153,6 +157,7 @@ public final class ScenarioFile {
         }
         long seed = top.whole("seed", Long.MIN_VALUE, Long.MAX_VALUE, 1);
         Scenario.Admission admission = top.choice("admission", ADMISSIONS, Scenario.Admission.FULL);
+        Scenario.Congestion congestion = congestion(top.section("congestion", CONGESTION));
         topology = topology(top);
         for (RouterNode r : topology.routers()) {
             Set<String> names = new LinkedHashSet<>();
@@ -181,10 +186,45 @@ public final class ScenarioFile {
         }
         try {
             return new Scenario(name, topology, duration, report, seed, admission, links, List.copyOf(variables.values()),
-                    List.copyOf(subscriptions.values()), List.copyOf(raw.values()), timeline);
+                    List.copyOf(subscriptions.values()), List.copyOf(raw.values()), timeline, congestion);
         } catch (IllegalArgumentException e) {
             throw top.error(e.getMessage());
         }
+    }
+
+    /** The {@code congestion} section: whether routers reassign, their estimator, the broker's MR and CR per class. */
+    private static Scenario.Congestion congestion(Section c) {
+        if (c == null) {
+            return Scenario.Congestion.OFF;
+        }
+        boolean control = c.flag("control", false);
+        long period = c.duration("period", EstimatorSettings.DEFAULT.periodNanos());
+        if (period < 10 * MILLISECOND) {
+            throw c.error("period", "must be at least 10ms, got " + nanosText(period));
+        }
+        double weight = c.decimal("weight", EstimatorSettings.DEFAULT.weight());
+        if (!(weight > 0 && weight <= 1)) {
+            throw c.error("weight", "must be in (0, 1], got " + weight);
+        }
+        FlowRates rates = FlowRates.DEFAULT;
+        Section minimum = c.section("minimum", PER_CLASS);
+        Section ceiling = c.section("ceiling", PER_CLASS);
+        for (ServiceClass k : List.of(ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE)) {
+            String key = k.name().toLowerCase(java.util.Locale.ROOT);
+            double m = rates.minimum().get(k);
+            double x = rates.ceiling().get(k);
+            if (minimum != null && minimum.has(key)) {
+                m = minimum.percent(key);
+            }
+            if (ceiling != null && ceiling.has(key)) {
+                x = ceiling.decimal(key, x);
+                if (!(x >= 1 && x <= 1_000)) {
+                    throw ceiling.error(key, "must be 1..1000 times the assured rate, got " + x);
+                }
+            }
+            rates = rates.with(k, m, x);
+        }
+        return new Scenario.Congestion(control, new EstimatorSettings(period, weight), rates);
     }
 
     private Topology topology(Section top) {

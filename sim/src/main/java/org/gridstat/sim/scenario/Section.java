@@ -183,6 +183,23 @@ final class Section {
         return v;
     }
 
+    /** A share written {@code 50%} (or a fraction, {@code 0.5}) as a fraction in 0..1. */
+    double percent(String key) {
+        String t = scalar(key, required(key)).trim();
+        boolean percent = t.endsWith("%");
+        double v;
+        try {
+            v = Double.parseDouble((percent ? t.substring(0, t.length() - 1) : t).trim().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw error(key, "'" + t + "' is not a share such as 50% or 0.5");
+        }
+        v = percent ? v / 100 : v;
+        if (!(v >= 0 && v <= 1)) {
+            throw error(key, "must be 0..100 %, got " + t);
+        }
+        return v;
+    }
+
     /** A probability in 0..1, or {@code otherwise}. */
     double probability(String key, double otherwise) {
         double p = decimal(key, otherwise);
@@ -192,19 +209,19 @@ final class Section {
         return p;
     }
 
-    /** {@code true} or {@code false}, or {@code otherwise}. */
+    /** {@code true} or {@code false} ({@code on} or {@code off}), or {@code otherwise}. */
     boolean flag(String key, boolean otherwise) {
         if (!has(key)) {
             return otherwise;
         }
         String t = scalar(key, value(key)).trim();
-        if (t.equals("true")) {
+        if (t.equals("true") || t.equals("on")) {
             return true;
         }
-        if (t.equals("false")) {
+        if (t.equals("false") || t.equals("off")) {
             return false;
         }
-        throw error(key, "'" + t + "' is neither true nor false");
+        throw error(key, "'" + t + "' is neither true (on) nor false (off)");
     }
 
     /** The longest time a scenario may name: 30 days. Longer is a mistake, or a run of years. */

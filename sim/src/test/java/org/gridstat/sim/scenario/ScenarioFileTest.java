@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.broker.install.FlowRates;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.sim.Simulation;
 import org.gridstat.sim.net.LinkModel;
@@ -163,6 +164,36 @@ class ScenarioFileTest {
     }
 
     @Test
+    void theCongestionSectionSetsTheRoutersControlTheirEstimatorAndTheBrokersRates() {
+        String base = """
+                duration: 2s
+                topology:
+                  routers: [{id: r1, capacity: 1000}]
+                  links: []
+                """;
+        assertEquals(Scenario.Congestion.OFF, parse(base).congestion());
+        Scenario.Congestion c = parse(base + """
+                congestion:
+                  control: on
+                  period: 100ms
+                  weight: 0.75
+                  minimum: {lrt: 40%, be: 0.115}
+                  ceiling: {hrt: 4}
+                """).congestion();
+        assertTrue(c.control());
+        assertEquals(100 * MS, c.estimator().periodNanos());
+        assertEquals(0.75, c.estimator().weight());
+        assertEquals(FlowRates.DEFAULT.with(ServiceClass.HRT, 1.0, 4.0).with(ServiceClass.LRT, 0.4, 2.0)
+                .with(ServiceClass.BE, 0.115, 2.0), c.rates());
+        assertError("s.yaml line 6: congestion.period: must be at least 10ms, got 5ms", base + "congestion:\n  period: 5ms\n");
+        assertError("s.yaml line 6: congestion.minimum.be: must be 0..100 %, got 120%",
+                base + "congestion:\n  minimum: {be: 120%}\n");
+        assertError("s.yaml line 6: congestion.ceiling.hrt: must be 1..1000 times the assured rate, got 0.5",
+                base + "congestion:\n  ceiling: {hrt: 0.5}\n");
+        assertError("s.yaml line 6: congestion.weight: must be in (0, 1], got 0.0", base + "congestion:\n  weight: 0\n");
+    }
+
+    @Test
     void whatIsNotGivenTakesItsDefault() {
         Scenario s = parse("""
                 duration: 2s
@@ -233,14 +264,14 @@ class ScenarioFileTest {
     void unknownKeysWrongTypesAndMissingFieldsNameFieldAndLine() {
         assertError("s.yaml line 28: variables[0].clockOfset: unknown key (known: name, router, bytes, rate, interval,"
                 + " class, group, start, jitter, deadline, clockOffset)", replace("clockOffset: -2ms", "clockOfset: -2ms"));
-        assertError("s.yaml line 1: colour: unknown key (known: name, duration, report, seed, admission, topology, links,"
+        assertError("s.yaml line 1: colour: unknown key (known: name, duration, report, seed, admission, congestion, topology, links,"
                 + " variables, subscriptions, raw, timeline)", "colour: red\n" + FULL);
         assertError("s.yaml line 15: links.r1->r2.burstLoss.enterBadly: unknown key (known: enterBad, leaveBad, lossInBad)",
                 replace("enterBad: 0.01", "enterBadly: 0.01"));
         assertError("s.yaml line 3: report: given twice (first on s.yaml line 2)", "duration: 1s\nreport: 1s\nreport: 2s\n");
         assertError("s.yaml line 2: duration: expected a single value, not a list", replace("duration: 10s", "duration: [10s]"));
         assertError("s.yaml line 21: variables[0].bytes: 'big' is not a whole number", replace("bytes: 260", "bytes: big"));
-        assertError("s.yaml line 34: raw[0].poisson: 'yes' is neither true nor false", replace("poisson: true", "poisson: yes"));
+        assertError("s.yaml line 34: raw[0].poisson: 'yes' is neither true (on) nor false (off)", replace("poisson: true", "poisson: yes"));
         assertError("s.yaml line 15: links.r1->r2.loss: 'lots' is not a number", replace("loss: 0.01", "loss: lots"));
         assertError("s.yaml line 3: variables: expected a list",
                 "duration: 1s\ntopology: {routers: [{id: r1, capacity: 1}], links: []}\nvariables: none\n");
@@ -395,7 +426,7 @@ class ScenarioFileTest {
     void aBadOverrideValueIsNamedByTheOverride() {
         assertError("s.yaml: --set duration=-5s: duration: duration '-5s' must be a non-negative number", FULL,
                 set("duration", "-5s"));
-        assertError("s.yaml: --set colour=red: colour: unknown key (known: name, duration, report, seed, admission, topology,"
+        assertError("s.yaml: --set colour=red: colour: unknown key (known: name, duration, report, seed, admission, congestion, topology,"
                 + " links, variables, subscriptions, raw, timeline)", FULL, set("colour", "red"));
         assertError("s.yaml: --set subscriptions.0.variable=pmu9: subscriptions[0].variable: no variable 'pmu9' (declared:"
                 + " sub1/pmu1/freq, sub1/app)", FULL, set("subscriptions.0.variable", "pmu9"));
