@@ -37,6 +37,8 @@ class NodeConfigTest {
                 + " publisher=60 budget=10ms minRestDelay=4ms group=utilityA/sub1",
             "id=2 variable=2179084090559380361 link=control-center class=HRT assured=15600 rates=60 publisher=60"}, (String[]) r.get("flows"));
         assertEquals(1000L, r.get("estimator.period.ms"));
+        assertTrue(r.get("congestion.control").equals("off") || r.get("congestion.control").equals("false"),
+                "YAML's off, as text: " + r.get("congestion.control"));
     }
 
     @Test
