@@ -94,6 +94,11 @@ public final class NodeConfig {
         public long sourceTimeAheadMs = 2000;
         /** How old a source timestamp may be, ms; older is dropped. */
         public long sourceTimeMaxAgeMs = 10000;
+        /**
+         * Cooperative congestion control's local part on every out-link: {@code on} (or {@code true})
+         * or {@code off} (or {@code false}, the default).
+         */
+        public String congestionControl = "off";
     }
 
     public static final class RouteEntry {
@@ -179,6 +184,7 @@ public final class NodeConfig {
         r.put("max.flows.per.link", router.maxFlowsPerLink);
         r.put("source.time.ahead.ms", router.sourceTimeAheadMs);
         r.put("source.time.max.age.ms", router.sourceTimeMaxAgeMs);
+        r.put("congestion.control", String.valueOf(router.congestionControl)); // YAML's on/true arrive as text
         RouterConfiguration.check(r); // the router's own check, before a framework is started for it
         configs.put(STATUS_ROUTER_PID, r);
         return new NodeConfig(nodeId, storage, configs);

@@ -37,6 +37,8 @@ class NodeConfigTest {
                 + " publisher=60 budget=10ms minRestDelay=4ms group=utilityA/sub1",
             "id=2 variable=2179084090559380361 link=control-center class=HRT assured=15600 rates=60 publisher=60"}, (String[]) r.get("flows"));
         assertEquals(1000L, r.get("estimator.period.ms"));
+        assertTrue(r.get("congestion.control").equals("off") || r.get("congestion.control").equals("false"),
+                "YAML's off, as text: " + r.get("congestion.control"));
     }
 
     @Test
@@ -84,5 +86,21 @@ class NodeConfigTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(
                 write("node:\n  id: r1\nstatusRouter:\n  upstream: [127.0.0.1:9000]\n")));
         assertTrue(e.getMessage().contains("upstream is no longer used") && e.getMessage().contains("line 4"), e.getMessage());
+    }
+
+    @Test
+    void congestionControlIsOffByDefaultOnWhenAskedAndABadValueIsRefused() throws IOException {
+        Map<String, Object> byDefault = NodeConfig.load(write("node:\n  id: r1\nstatusRouter: {}\n"))
+                .configurations().get(NodeConfig.STATUS_ROUTER_PID);
+        assertEquals("off", byDefault.get("congestion.control"));
+        for (String on : new String[] {"on", "true"}) {
+            Map<String, Object> r = NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  congestionControl: " + on + "\n"))
+                    .configurations().get(NodeConfig.STATUS_ROUTER_PID);
+            assertTrue(r.get("congestion.control").equals("on") || r.get("congestion.control").equals("true"),
+                    on + " -> " + r.get("congestion.control"));
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(
+                write("node:\n  id: r1\nstatusRouter:\n  congestionControl: sometimes\n")));
+        assertTrue(e.getMessage().contains("congestion.control must be on or off, got 'sometimes'"), e.getMessage());
     }
 }

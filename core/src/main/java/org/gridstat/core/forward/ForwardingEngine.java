@@ -353,10 +353,14 @@ public final class ForwardingEngine<E> {
         return links[link].enqueueControl(event, bytes, monoNow);
     }
 
-    /** Runs the rate estimators of every link if their period has passed. */
+    /**
+     * Runs the rate estimators of every link if their period has passed, and the congestion policy
+     * of every link whose period ended since the last call, here or as an event passed through.
+     */
     public void tick(long monoNow) {
         for (int link = 0; link < links.length; link++) {
-            if (links[link].maybeTick(monoNow) && policies != null) {
+            links[link].maybeTick(monoNow);
+            if (links[link].takePeriodEnded() && policies != null) {
                 reassign(link, monoNow);
             }
         }

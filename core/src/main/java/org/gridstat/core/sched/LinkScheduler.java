@@ -81,6 +81,8 @@ public final class LinkScheduler<E> implements LinkFlows {
     private long arrivalSequence;
     private long nextTick;
     private long lastTick;
+    /** A period was folded in since {@link #takePeriodEnded} was last called. */
+    private boolean periodEnded;
     private int backlog;
 
     /**
@@ -407,7 +409,19 @@ public final class LinkScheduler<E> implements LinkFlows {
         controlCounters.tick(elapsed, w);
         lastTick = now;
         nextTick = Saturating.add(now, estimator.periodNanos());
+        periodEnded = true;
         return true;
+    }
+
+    /**
+     * Whether an estimator period was folded in since the last call, by {@link #maybeTick} or by an
+     * {@link #enqueue} or {@link #dequeue} that passed the period's end first (a router forwards a
+     * read batch before its duty cycle runs the estimators); clears it.
+     */
+    public boolean takePeriodEnded() {
+        boolean ended = periodEnded;
+        periodEnded = false;
+        return ended;
     }
 
     /** A snapshot of every flow and class; callable from any thread while the link forwards. */

@@ -91,6 +91,47 @@ class CongestionControlEngineTest {
         return sent;
     }
 
+    /**
+     * As a router's duty cycle runs: the frames of an instant are forwarded and the links pumped
+     * first, then the estimators are run, once a period.
+     */
+    private void runAsARouter(double from, double to, int hrtHz) {
+        long start = T0 + (long) (from * S);
+        long end = T0 + (long) (to * S);
+        long nextHrt = start;
+        long nextBe = start;
+        long nextTick = start + PERIOD;
+        long now = start;
+        while (now < end) {
+            engine.applyCommands(now);
+            if (now >= nextHrt) {
+                engine.forward(1, now, now + S, new Event(1), FRAME, now, now);
+                nextHrt += S / hrtHz;
+            }
+            if (now >= nextBe) {
+                engine.forward(2, now, 0, new Event(2), FRAME, now, now);
+                nextBe += S / 60;
+            }
+            while (engine.dequeue(0, now) != null) {
+                // sent
+            }
+            if (now >= nextTick) {
+                engine.tick(now);
+                nextTick = now + PERIOD;
+            }
+            long wake = Math.min(Math.min(Math.min(nextHrt, nextBe), nextTick), engine.nextWakeNanos(0, now));
+            now = Math.max(now + 1, wake);
+        }
+    }
+
+    @Test
+    void thePolicyRunsAfterAPeriodThatAnEventEndedBeforeTheEstimatorsRan() {
+        engine = engine(true);
+        runAsARouter(0, 0.35, 60);
+        assertTrue(stats(1).assuredRate() > 3_000, "granted: " + stats(1) + ", decisions " + decisions);
+        assertTrue(stats(2).assuredRate() < 6_000, "lent: " + stats(2));
+    }
+
     private FlowStatistics stats(long flowId) {
         return engine.statistics(0).flows().stream().filter(f -> f.flowId() == flowId).findFirst().orElseThrow();
     }

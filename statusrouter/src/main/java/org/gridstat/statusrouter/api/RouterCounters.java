@@ -3,6 +3,7 @@ package org.gridstat.statusrouter.api;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.gridstat.core.egress.LinkCounter;
 import org.gridstat.core.forward.ForwardingCounters;
@@ -23,6 +24,8 @@ public final class RouterCounters {
     private final long batchesReceived;
     private final long datagramsSent;
     private final Map<String, CounterSnapshot<LinkCounter>> linkCounters;
+    private final boolean congestionControl;
+    private final List<CongestionDecision> recentDecisions;
 
     public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
                           long handoffDrops, long emulationLost, ForwardingCounters engine,
@@ -42,6 +45,21 @@ public final class RouterCounters {
                           long handoffDrops, long emulationLost, ForwardingCounters engine,
                           Map<String, LinkStatistics> links, long batchesReceived, long datagramsSent,
                           Map<String, CounterSnapshot<LinkCounter>> linkCounters) {
+        this(received, forwarded, sendErrors, dropped, handoffDrops, emulationLost, engine, links, batchesReceived,
+                datagramsSent, linkCounters, false, List.of());
+    }
+
+    /**
+     * With whether the out-links run congestion control and its most recent decisions, oldest
+     * first.
+     */
+    public RouterCounters(long received, long forwarded, long sendErrors, Map<RejectReason, Long> dropped,
+                          long handoffDrops, long emulationLost, ForwardingCounters engine,
+                          Map<String, LinkStatistics> links, long batchesReceived, long datagramsSent,
+                          Map<String, CounterSnapshot<LinkCounter>> linkCounters, boolean congestionControl,
+                          List<CongestionDecision> recentDecisions) {
+        this.congestionControl = congestionControl;
+        this.recentDecisions = List.copyOf(recentDecisions);
         this.linkCounters = Collections.unmodifiableMap(new LinkedHashMap<>(linkCounters));
         this.batchesReceived = batchesReceived;
         this.datagramsSent = datagramsSent;
@@ -120,6 +138,20 @@ public final class RouterCounters {
         return linkCounters;
     }
 
+    /** Whether the out-links run congestion control (the {@code congestion.control} setting). */
+    public boolean congestionControl() {
+        return congestionControl;
+    }
+
+    /**
+     * Congestion control's most recent decisions on every out-link, oldest first (a bounded number:
+     * older ones are forgotten); empty when it is off. The engine's counters count all of them
+     * ({@code RATES_REASSIGNED}, {@code NEEDS_UNMET}, {@code NEEDS_MET}).
+     */
+    public List<CongestionDecision> recentDecisions() {
+        return recentDecisions;
+    }
+
     @Override
     public String toString() {
         StringBuilder perLink = new StringBuilder();
@@ -142,6 +174,7 @@ public final class RouterCounters {
         }
         return "received=" + received + " batchesReceived=" + batchesReceived + " forwarded=" + forwarded
                 + " datagramsSent=" + datagramsSent + " sendErrors=" + sendErrors + " dropped=" + dropped
-                + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]" + perLink;
+                + " handoffDrops=" + handoffDrops + " emulationLost=" + emulationLost + " engine[" + engine + "]"
+                + (congestionControl ? " congestionControl=on recentDecisions=" + recentDecisions.size() : "") + perLink;
     }
 }

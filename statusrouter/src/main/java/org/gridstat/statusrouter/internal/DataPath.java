@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridstat.core.congestion.BandwidthReassignment;
 import org.gridstat.core.egress.DataPathAgent;
 import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.emulation.LinkEmulator;
@@ -34,6 +35,8 @@ final class DataPath {
     final ForwardingEngine<ByteBuf> engine;
     final LinkTransmitter[] links;
     final DataPathAgent<ByteBuf> agent;
+    /** Congestion control's recent decisions, or {@code null} when it is off. */
+    final DecisionLog decisions;
     private final EventLoop loop;
     private final LoopWakeups wakeups;
     /** Where frames handed over by other loops are copied to, on this loop (see {@link FrameIntake}). */
@@ -59,6 +62,13 @@ final class DataPath {
         this.engine = new ForwardingEngine<>(settings.links.stream().map(l -> l.spec).toList(), settings.maxFlowsPerLink,
                 ByteBufReferences.INSTANCE, settings.estimator, settings.sourceTimeTrust,
                 ForwardingEngine.DEFAULT_COMMAND_QUEUE, now);
+        if (settings.congestionControl) { // before the first flow, so every one is under the links' policies
+            this.decisions = new DecisionLog(settings.links.stream().map(l -> l.name).toList(), epochClock,
+                    DecisionLog.warnings(settings.nodeId));
+            engine.useCongestionControl(BandwidthReassignment::new, decisions);
+        } else {
+            this.decisions = null;
+        }
         this.links = new LinkTransmitter[settings.links.size()];
         List<EgressPump<ByteBuf>> pumps = new ArrayList<>();
         for (int i = 0; i < links.length; i++) {

@@ -78,6 +78,7 @@ final class DataPathCounters {
             }
         }
         return new RouterCounters(received, forwarded, sendErrors, dropped, handoffDrops, emulationLost,
-                path.engine.counters(), links, batches, datagrams, linkCounters);
+                path.engine.counters(), links, batches, datagrams, linkCounters, path.decisions != null,
+                path.decisions == null ? List.of() : path.decisions.snapshot());
     }
 }

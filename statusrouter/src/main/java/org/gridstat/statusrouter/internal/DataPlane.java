@@ -183,10 +183,10 @@ final class DataPlane implements AutoCloseable {
         if (prioritySocket != null && settings.priorityBind.port() != 0) {
             UdpPortClaim.requireSole(resolve(settings.priorityBind), 1, "priority port");
         }
-        LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s))", settings.nodeId,
+        LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s){})", settings.nodeId,
                 localAddress(), priorityAddress == null ? "" : ", HRT and LRT first on " + priorityAddress,
                 epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
-                dataPath.links.length, settings.flows.size());
+                dataPath.links.length, settings.flows.size(), settings.congestionControl ? ", congestion control on" : "");
     }
 
     private Channel connectOutLink(LinkTransmitter link, Endpoint to) {

@@ -56,11 +56,14 @@ final class RouterSettings {
     final Endpoint priorityBind;
     /** Frames of warm-up before the ports open: see {@link #warmingUp(int)}. */
     final int warmUpFrames;
+    /** Each out-link runs bandwidth reassignment: see {@link #withCongestionControl(String)}. */
+    final boolean congestionControl;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
-                           SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames) {
+                           SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames,
+                           boolean congestionControl) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -74,6 +77,7 @@ final class RouterSettings {
         this.sourceTimeTrust = sourceTimeTrust;
         this.priorityBind = priorityBind;
         this.warmUpFrames = warmUpFrames;
+        this.congestionControl = congestionControl;
     }
 
     /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
@@ -191,7 +195,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, false);
     }
 
     /**
@@ -202,7 +206,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestionControl);
     }
 
     /**
@@ -211,7 +215,7 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames);
+                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestionControl);
     }
 
     /**
@@ -260,7 +264,7 @@ final class RouterSettings {
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestionControl);
     }
 
     /**
@@ -312,13 +316,14 @@ final class RouterSettings {
         all.addAll(links);
         all.addAll(more);
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, all, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestionControl);
     }
 
     /** These settings bound to the ports a running data plane has, which a restart takes again. */
     RouterSettings boundAt(InetSocketAddress data, InetSocketAddress priority) {
         return new RouterSettings(nodeId, endpoint(data), eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames,
+                congestionControl);
     }
 
     private static Endpoint endpoint(InetSocketAddress a) {
@@ -338,6 +343,28 @@ final class RouterSettings {
                     + frames);
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestionControl);
+    }
+
+    /**
+     * These settings with cooperative congestion control's local part on each out-link, when
+     * {@code setting} is {@code on} (or {@code true}): after each estimator period, and after its
+     * flows change, a link lends the assured bandwidth of best-effort and then LRT flows, never
+     * below their minimum, to HRT flows whose demand exceeds their reservation, and gives it back
+     * when the demand falls ({@link org.gridstat.core.congestion.BandwidthReassignment}). {@code off}
+     * (or {@code false}, or {@code null}): the links serve the reservations as installed.
+     *
+     * @throws IllegalArgumentException for any other value, naming the key
+     */
+    RouterSettings withCongestionControl(String setting) {
+        boolean on;
+        switch (setting == null ? "off" : setting.trim().toLowerCase(Locale.ROOT)) {
+            case "on", "true" -> on = true;
+            case "off", "false" -> on = false;
+            default -> throw new IllegalArgumentException("invalid status router configuration: congestion.control must be"
+                    + " on or off, got '" + setting + "'");
+        }
+        return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on);
     }
 }

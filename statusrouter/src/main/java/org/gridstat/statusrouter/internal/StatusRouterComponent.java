@@ -78,6 +78,12 @@ public final class StatusRouterComponent implements StatusRouter {
 
         int max_flows_per_link() default 1024;
 
+        /**
+         * Cooperative congestion control's local part on every out-link: {@code on} or {@code off}
+         * (also {@code true}, {@code false}).
+         */
+        String congestion_control() default "off";
+
         long source_time_ahead_ms() default 2000;
 
         long source_time_max_age_ms() default 10000;
@@ -131,7 +137,8 @@ public final class StatusRouterComponent implements StatusRouter {
                 .trusting(RouterSettings.sourceTimeTrust(config.source_time_ahead_ms(),
                         config.source_time_max_age_ms()))
                 .withPriorityPort(config.priority_bind())
-                .warmingUp(config.warm_up_frames());
+                .warmingUp(config.warm_up_frames())
+                .withCongestionControl(config.congestion_control());
     }
 
     /** The broker replicas' control addresses; empty: no broker. */

@@ -2,7 +2,10 @@ package org.gridstat.statusrouter.internal;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.List;
+import java.util.Map;
 import org.gridstat.core.forward.SourceTimeTrust;
+import org.gridstat.statusrouter.api.RouterConfiguration;
 import org.junit.jupiter.api.Test;
 
 class RouterSettingsTest {
@@ -53,5 +56,34 @@ class RouterSettingsTest {
                 "another address on the same port");
         assertEquals(0, boundAt("127.0.0.1:0").withPriorityPort("127.0.0.1:0").priorityBind.port(),
                 "two ports the system picks are two ports");
+    }
+
+    @Test
+    void congestionControlIsOffUnlessAskedForAndABadValueIsNamed() {
+        RouterSettings s = boundAt("127.0.0.1:0");
+        assertFalse(s.congestionControl, "off by default");
+        for (String on : new String[] {"on", "ON", " true "}) {
+            assertTrue(s.withCongestionControl(on).congestionControl, on);
+        }
+        for (String off : new String[] {"off", "False", null}) {
+            assertFalse(s.withCongestionControl("on").withCongestionControl(off).congestionControl, off);
+        }
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl("yes"));
+        assertEquals("invalid status router configuration: congestion.control must be on or off, got 'yes'",
+                bad.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl(""));
+
+        RouterSettings on = s.withCongestionControl("on");
+        assertTrue(on.withBrokerLinks(List.of()).boundAt(new java.net.InetSocketAddress("127.0.0.1", 9470), null)
+                .busyPolling(true).warmingUp(0).congestionControl, "kept when the broker's links restart the data plane");
+    }
+
+    @Test
+    void theRoutersConfigurationCheckTakesTheCongestionControlKey() {
+        RouterConfiguration.check(Map.of("node.id", "r1", "congestion.control", "on"));
+        RouterConfiguration.check(Map.of("node.id", "r1", "congestion.control", Boolean.TRUE)); // a typed property
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> RouterConfiguration.check(Map.of("node.id", "r1", "congestion.control", "sometimes")));
+        assertTrue(e.getMessage().contains("congestion.control must be on or off, got 'sometimes'"), e.getMessage());
     }
 }
