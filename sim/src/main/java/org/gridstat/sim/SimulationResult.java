@@ -20,7 +20,7 @@ import org.gridstat.sim.metrics.FlowInterval;
 public record SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
                                List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
                                Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions) {
-    /** Decisions a run keeps; the rest are counted only (a run without congestion control has none). */
+    /** Decisions a run keeps, the first ones; later ones are not kept (a run without congestion control has none). */
     public static final int MAX_DECISIONS = 100_000;
 
     /** What a router's congestion control decided, when, on which out-link. */

@@ -1,4 +1,4 @@
 /** From admitted subscriptions to the flows each router must hold. */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package org.gridstat.broker.install;

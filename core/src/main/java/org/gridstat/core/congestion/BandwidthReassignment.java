@@ -4,11 +4,13 @@ import java.util.function.Consumer;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.sched.LinkFlows;
+import org.gridstat.core.time.Saturating;
 
 /**
  * Local bandwidth reassignment, the thesis's Algorithm 2. Each call starts from the reservations
- * and, for each congested HRT flow in flow-id order, takes what it needs (its demand up to its
- * ceiling, less its reservation) from victims: best effort before LRT, and within a class the
+ * and, for each congested HRT flow in flow-id order, grants what it needs (its demand up to its
+ * ceiling, less its reservation) from the link's capacity no reservation holds, then takes the
+ * rest from victims: best effort before LRT, and within a class the
  * flows of the congested flow's correlation group (its substation) first, then the rest, each in
  * flow-id order; a victim never goes below its minimum rate. Because every call starts from the
  * reservations, bandwidth goes back to the victims as soon as the demand that took it falls.
@@ -40,8 +42,12 @@ public final class BandwidthReassignment implements CongestionPolicy {
         int hrtCount = 0;
         int lrtCount = 0;
         int beCount = 0;
+        long reserved = 0;
         for (int s = 0; s < n; s++) {
             FlowSpec spec = flows.reserved(s);
+            if (spec == null || flowAt[s] != spec.flowId() || spec.serviceClass() != ServiceClass.HRT) {
+                closeShortfall(s, decisions); // the flow that was short is gone, or no longer HRT
+            }
             if (spec == null) {
                 flowAt[s] = -1;
                 continue;
@@ -49,8 +55,8 @@ public final class BandwidthReassignment implements CongestionPolicy {
             if (flowAt[s] != spec.flowId()) { // a new flow in the slot starts afresh
                 flowAt[s] = spec.flowId();
                 need[s] = 0;
-                unmet[s] = 0;
             }
+            reserved = Saturating.add(reserved, spec.assuredRate());
             target[s] = spec.assuredRate();
             beneficiary[s] = -1;
             switch (spec.serviceClass()) {
@@ -59,12 +65,15 @@ public final class BandwidthReassignment implements CongestionPolicy {
                 default -> beCount = insert(be, beCount, s, flows);
             }
         }
+        long spare = Math.max(0, flows.capacity() - reserved); // what no reservation holds: granted before anyone lends
         for (int k = 0; k < hrtCount; k++) {
             int i = hrt[k];
             FlowSpec spec = flows.reserved(i);
             long wanted = needOf(spec, flows.demand(i), need[i]);
             need[i] = wanted;
-            long remaining = wanted;
+            long fromSpare = Math.min(wanted, spare);
+            spare -= fromSpare;
+            long remaining = wanted - fromSpare;
             remaining = lend(flows, be, beCount, spec, remaining, true);
             remaining = lend(flows, be, beCount, spec, remaining, false);
             remaining = lend(flows, lrt, lrtCount, spec, remaining, true);
@@ -91,13 +100,14 @@ public final class BandwidthReassignment implements CongestionPolicy {
     /** What a congested flow needs beyond its reservation, in whole quanta, held against a small fall. */
     private static long needOf(FlowSpec spec, double demand, long previous) {
         long quantum = Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION);
+        long most = spec.ceilingRate() - spec.assuredRate(); // never past the ceiling, rounding included
         double wanted = Math.min(demand, spec.ceilingRate()) - spec.assuredRate();
         if (!(wanted > 0)) {
             return 0;
         }
-        long quanta = (long) Math.ceil(wanted / quantum);
-        long need = quanta * quantum;
-        return need < previous && need > previous - 2 * quantum ? previous : need;
+        double quanta = Math.ceil(wanted / quantum);
+        long need = quanta >= (double) most / quantum ? most : Math.min(most, (long) quanta * quantum);
+        return need < previous && need > previous - 2 * quantum ? Math.min(previous, most) : need;
     }
 
     /** Takes up to {@code remaining} from the victims of one class, of the flow's group or of the others. */
@@ -120,12 +130,21 @@ public final class BandwidthReassignment implements CongestionPolicy {
         return remaining;
     }
 
+    /** Reports a shortfall of the flow that held {@code slot} as met: it is gone, or no longer HRT. */
+    private void closeShortfall(int slot, Consumer<Decision> decisions) {
+        if (unmet[slot] > 0) {
+            unmet[slot] = 0;
+            decisions.accept(new Decision(Decision.Kind.MET, flowAt[slot], ServiceClass.HRT, 0, 0, -1));
+        }
+    }
+
     private void reportShortfall(int slot, FlowSpec spec, long shortfall, Consumer<Decision> decisions) {
         long quantum = Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION);
         if (shortfall > 0 && (unmet[slot] == 0 || Math.abs(shortfall - unmet[slot]) >= quantum)) {
             unmet[slot] = shortfall;
             long has = target[slot];
-            decisions.accept(new Decision(Decision.Kind.UNMET, spec.flowId(), spec.serviceClass(), has, has + shortfall, -1));
+            decisions.accept(new Decision(Decision.Kind.UNMET, spec.flowId(), spec.serviceClass(), has,
+                    Saturating.add(has, shortfall), -1));
         } else if (shortfall == 0 && unmet[slot] > 0) {
             unmet[slot] = 0;
             decisions.accept(new Decision(Decision.Kind.MET, spec.flowId(), spec.serviceClass(), target[slot], target[slot], -1));

@@ -10,7 +10,7 @@ import org.gridstat.core.model.ServiceClass;
  * @param flowClass  that flow's class
  * @param fromRate   its assured rate before, bytes per second
  * @param toRate     its assured rate after; for {@link Kind#UNMET}, the rate it needs
- * @param forFlowId  for {@link Kind#LENT}, the congested flow that took the most of it; otherwise -1
+ * @param forFlowId  for {@link Kind#LENT}, the first congested flow that took from it; otherwise -1
  */
 public record Decision(Kind kind, long flowId, ServiceClass flowClass, long fromRate, long toRate, long forFlowId) {
     public enum Kind {

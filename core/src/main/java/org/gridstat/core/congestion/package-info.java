@@ -6,4 +6,6 @@
  * the decisions are data ({@link org.gridstat.core.congestion.Decision}) for counters, notices
  * upstream, alarms to the broker and the operator console.
  */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
 package org.gridstat.core.congestion;

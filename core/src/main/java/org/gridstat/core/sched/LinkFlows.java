@@ -7,6 +7,9 @@ package org.gridstat.core.sched;
  * layer, and the policy is asked again at once. Used on the data-path thread only.
  */
 public interface LinkFlows {
+    /** The link's capacity, bytes per second. */
+    long capacity();
+
     /** Slots a flow may occupy: {@code 0 .. slotCount() - 1}. */
     int slotCount();
 
@@ -14,8 +17,9 @@ public interface LinkFlows {
     FlowSpec reserved(int slot);
 
     /**
-     * The flow's demand R in bytes per second: its arrival rate's moving average, or the last
-     * period's rate when that is higher, so a surge counts within one period and a lull fades.
+     * The flow's demand R in bytes per second on the wire (frames and their IP and UDP headers, the
+     * units of the broker's reservations): its arrival rate's moving average, or the last period's
+     * rate when that is higher, so a surge counts within one period and a lull fades.
      */
     double demand(int slot);
 

@@ -77,6 +77,7 @@ public final class LinkScheduler<E> implements LinkFlows {
 
     /** The link pacer: a full bucket plus the frame that overdraws it is the link's burst. */
     private final TokenBucket pacer;
+    private final long capacity;
 
     private long arrivalSequence;
     private long nextTick;
@@ -118,6 +119,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         this.waiting = new IndexedMinHeap(maxFlows);
         this.control = new FlowQueue<>(link.controlBuffer());
         this.pacer = new TokenBucket(link.capacity(), link.burst() - LinkSpec.MAX_FRAME_BYTES, now);
+        this.capacity = link.capacity();
         this.lastTick = now;
         this.nextTick = Saturating.add(now, estimator.periodNanos());
     }
@@ -188,6 +190,11 @@ public final class LinkScheduler<E> implements LinkFlows {
         flowNodes[slot].advance(now);
         flowNodes[slot].configure(spec.shaping());
         relink(slot, now);
+    }
+
+    @Override
+    public long capacity() {
+        return capacity;
     }
 
     @Override

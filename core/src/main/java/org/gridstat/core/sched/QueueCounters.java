@@ -3,6 +3,7 @@ package org.gridstat.core.sched;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 import org.gridstat.core.stats.CounterArray;
+import org.gridstat.core.wire.WireFormat;
 
 /**
  * The live counters of one queue (a flow, a class or the control queue). The data-path thread
@@ -43,7 +44,10 @@ final class QueueCounters {
     private long lastDepartureBytes;
     private double arrivalRate;
     private double departureRate;
-    private double lastArrivalRate;
+    private long lastArrivals;
+    /** Demand on the wire: arrival bytes and each event's IP and UDP headers, as the broker reserves. */
+    private double demandRate;
+    private double lastDemandRate;
 
     long get(QueueCounter counter) {
         return c.get(counter.ordinal());
@@ -93,8 +97,12 @@ final class QueueCounters {
     void tick(double elapsedSeconds, double weight) {
         long arrived = c.get(ARRIVAL_BYTES);
         long departed = c.get(DEPARTURE_BYTES);
-        lastArrivalRate = (arrived - lastArrivalBytes) / elapsedSeconds;
-        arrivalRate = weight * lastArrivalRate + (1 - weight) * arrivalRate;
+        long events = c.get(ARRIVALS);
+        arrivalRate = weight * ((arrived - lastArrivalBytes) / elapsedSeconds) + (1 - weight) * arrivalRate;
+        lastDemandRate = (arrived - lastArrivalBytes + (double) (events - lastArrivals) * WireFormat.DATAGRAM_OVERHEAD)
+                / elapsedSeconds;
+        demandRate = weight * lastDemandRate + (1 - weight) * demandRate;
+        lastArrivals = events;
         departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
         lastArrivalBytes = arrived;
         lastDepartureBytes = departed;
@@ -102,9 +110,12 @@ final class QueueCounters {
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
     }
 
-    /** Demand for congestion control: the arrival rate's average, or the last period's if higher (writer thread). */
+    /**
+     * Demand for congestion control, on the wire (each event's frame and IP and UDP headers, as the
+     * broker reserves): its average, or the last period's if higher (writer thread).
+     */
     double demand() {
-        return Math.max(arrivalRate, lastArrivalRate);
+        return Math.max(demandRate, lastDemandRate);
     }
 
     synchronized QueueStatistics snapshot() {

@@ -79,6 +79,56 @@ class BandwidthReassignmentTest {
     }
 
     @Test
+    void theLinksUnreservedCapacityIsGrantedBeforeAnyVictimLends() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.capacity = 6_400 + 6_400 + 3_000;
+        link.demand[0] = 6_400 + 2_000;
+        run(link);
+        assertEquals(8_400, link.assured[0]);
+        assertEquals(6_400, link.assured[1], "the spare covered it: nobody lends");
+        link.demand[0] = 6_400 + 5_000;
+        run(link);
+        assertEquals(11_400, link.assured[0]);
+        assertEquals(6_400 - 2_000, link.assured[1], "the victim lends what the spare did not cover");
+        link.demand[0] = 6_400 + 3_000 + 5_800 + 1_000;
+        run(link);
+        Decision alarm = decisions.stream().filter(d -> d.kind() == Decision.Kind.UNMET).findFirst().orElseThrow();
+        assertEquals(1_000, alarm.shortfall(), "short only of what neither the link nor a victim has");
+    }
+
+    @Test
+    void aRoundedNeedNeverPassesTheCeiling() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 9_050, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 50_000;
+        run(link);
+        assertEquals(9_050, link.assured[0], "not the 9,100 of whole quanta");
+    }
+
+    @Test
+    void aShortFlowThatLeavesOrStopsBeingHrtClosesItsAlarm() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.demand[0] = 30_000;
+        run(link);
+        assertTrue(decisions.stream().anyMatch(d -> d.kind() == Decision.Kind.UNMET));
+        link.flow(0, flow(1, ServiceClass.LRT, 6_400, 3_200, 40_000, "A")); // re-classed
+        run(link);
+        assertTrue(decisions.contains(new Decision(Decision.Kind.MET, 1, ServiceClass.HRT, 0, 0, -1)), "" + decisions);
+        link.flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"));
+        link.demand[0] = 30_000;
+        run(link);
+        assertTrue(decisions.stream().anyMatch(d -> d.kind() == Decision.Kind.UNMET), "short again: a new alarm " + decisions);
+        link.remove(0);
+        run(link);
+        assertTrue(decisions.contains(new Decision(Decision.Kind.MET, 1, ServiceClass.HRT, 0, 0, -1)), "gone: " + decisions);
+    }
+
+    @Test
     void theNeedStopsAtTheCeiling() {
         LinkFlowsStub link = new LinkFlowsStub(2)
                 .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 9_000, "A"))

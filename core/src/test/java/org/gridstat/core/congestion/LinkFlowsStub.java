@@ -8,6 +8,8 @@ final class LinkFlowsStub implements LinkFlows {
     final FlowSpec[] specs;
     final double[] demand;
     final long[] assured;
+    /** The link's capacity: by default exactly what the flows reserve, so nothing is spare. */
+    long capacity = -1;
 
     LinkFlowsStub(int slots) {
         specs = new FlowSpec[slots];
@@ -25,6 +27,18 @@ final class LinkFlowsStub implements LinkFlows {
 
     void remove(int slot) {
         specs[slot] = null;
+    }
+
+    @Override
+    public long capacity() {
+        if (capacity >= 0) {
+            return capacity;
+        }
+        long sum = 0;
+        for (FlowSpec f : specs) {
+            sum += f == null ? 0 : f.assuredRate();
+        }
+        return sum;
     }
 
     @Override
