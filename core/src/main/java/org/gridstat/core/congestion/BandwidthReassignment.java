@@ -15,7 +15,8 @@ import org.gridstat.core.time.Saturating;
  * flow-id order; a victim never goes below its minimum rate. Because every call starts from the
  * reservations, bandwidth goes back to the victims as soon as the demand that took it falls.
  *
- * <p>Needs are counted in quanta (1/64 of the flow's reservation, at least 1 B/s), and a need
+ * <p>Needs are counted in quanta (1/64 of the flow's reservation, and no less than one of its
+ * events per estimator period, the estimate's resolution), and a need
  * shrinks only once it has fallen by two quanta, so a demand estimate that wobbles from one
  * period to the next does not move rates, and notices, back and forth. A need no victim can cover
  * is reported {@link Decision.Kind#UNMET} once, again when it changes by a quantum or more, and
@@ -69,7 +70,8 @@ public final class BandwidthReassignment implements CongestionPolicy {
         for (int k = 0; k < hrtCount; k++) {
             int i = hrt[k];
             FlowSpec spec = flows.reserved(i);
-            long wanted = needOf(spec, flows.demand(i), need[i]);
+            long quantum = quantum(spec, flows.resolution(i));
+            long wanted = needOf(spec, flows.demand(i), need[i], quantum);
             need[i] = wanted;
             long fromSpare = Math.min(wanted, spare);
             spare -= fromSpare;
@@ -79,7 +81,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
             remaining = lend(flows, lrt, lrtCount, spec, remaining, true);
             remaining = lend(flows, lrt, lrtCount, spec, remaining, false);
             target[i] += wanted - remaining;
-            reportShortfall(i, spec, remaining, decisions);
+            reportShortfall(i, spec, remaining, quantum, decisions);
         }
         for (int s = 0; s < n; s++) {
             FlowSpec spec = flows.reserved(s);
@@ -98,8 +100,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
     }
 
     /** What a congested flow needs beyond its reservation, in whole quanta, held against a small fall. */
-    private static long needOf(FlowSpec spec, double demand, long previous) {
-        long quantum = Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION);
+    private static long needOf(FlowSpec spec, double demand, long previous, long quantum) {
         long most = spec.ceilingRate() - spec.assuredRate(); // never past the ceiling, rounding included
         double wanted = Math.min(demand, spec.ceilingRate()) - spec.assuredRate();
         if (!(wanted > 0)) {
@@ -108,6 +109,11 @@ public final class BandwidthReassignment implements CongestionPolicy {
         double quanta = Math.ceil(wanted / quantum);
         long need = quanta >= (double) most / quantum ? most : Math.min(most, (long) quanta * quantum);
         return need < previous && need > previous - 2 * quantum ? Math.min(previous, most) : need;
+    }
+
+    /** A need's step: 1/64 of the reservation, and no finer than the estimator can tell (one event a period). */
+    private static long quantum(FlowSpec spec, long resolution) {
+        return Math.max(Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION), resolution);
     }
 
     /** Takes up to {@code remaining} from the victims of one class, of the flow's group or of the others. */
@@ -138,8 +144,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
         }
     }
 
-    private void reportShortfall(int slot, FlowSpec spec, long shortfall, Consumer<Decision> decisions) {
-        long quantum = Math.max(1, spec.assuredRate() / QUANTA_PER_RESERVATION);
+    private void reportShortfall(int slot, FlowSpec spec, long shortfall, long quantum, Consumer<Decision> decisions) {
         if (shortfall > 0 && (unmet[slot] == 0 || Math.abs(shortfall - unmet[slot]) >= quantum)) {
             unmet[slot] = shortfall;
             long has = target[slot];

@@ -23,6 +23,12 @@ public interface LinkFlows {
      */
     double demand(int slot);
 
+    /**
+     * The least change of demand the estimator can tell from noise, bytes per second: one of the
+     * flow's events (its mean size on the wire) per estimator period.
+     */
+    long resolution(int slot);
+
     /** The assured rate in force: the reservation's unless a policy moved it. */
     long assured(int slot);
 

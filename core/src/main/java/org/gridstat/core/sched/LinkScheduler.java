@@ -184,11 +184,14 @@ public final class LinkScheduler<E> implements LinkFlows {
             classCounters[newClass].adopted(n);
         }
         specs[slot] = spec;
-        assured[slot] = spec.assuredRate(); // the rate policy, if any, is asked again by the engine
         flowClass[slot] = newClass;
-        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate()));
-        flowNodes[slot].advance(now);
-        flowNodes[slot].configure(spec.shaping());
+        if (old.assuredRate() != spec.assuredRate() || old.minimumRate() != spec.minimumRate()
+                || old.ceilingRate() != spec.ceilingRate()) {
+            assured[slot] = spec.assuredRate(); // the rate policy, if any, is asked again by the engine
+            flowNodes[slot].advance(now);
+            flowNodes[slot].configure(spec.shaping());
+        } // the same rates again (a broker's resync): the rate a policy assured, and the tokens, stay
+        published.set(slot, new Published(spec, flowCounters[slot], assured[slot]));
         relink(slot, now);
     }
 
@@ -210,6 +213,11 @@ public final class LinkScheduler<E> implements LinkFlows {
     @Override
     public double demand(int slot) {
         return flowCounters[slot].demand();
+    }
+
+    @Override
+    public long resolution(int slot) {
+        return (long) Math.ceil(flowCounters[slot].meanWireBytes() * 1e9 / estimator.periodNanos());
     }
 
     @Override

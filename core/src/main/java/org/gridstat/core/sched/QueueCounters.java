@@ -118,6 +118,12 @@ final class QueueCounters {
         return Math.max(demandRate, lastDemandRate);
     }
 
+    /** The mean size of the events that arrived, on the wire; 0 before any (writer thread). */
+    double meanWireBytes() {
+        long n = c.get(ARRIVALS);
+        return n == 0 ? 0 : (double) c.get(ARRIVAL_BYTES) / n + WireFormat.DATAGRAM_OVERHEAD;
+    }
+
     synchronized QueueStatistics snapshot() {
         latencyInterval = latency.getIntervalHistogram(latencyInterval);
         latencyTotal.add(latencyInterval);

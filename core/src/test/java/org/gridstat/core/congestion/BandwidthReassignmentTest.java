@@ -176,6 +176,23 @@ class BandwidthReassignmentTest {
     }
 
     @Test
+    void aNeedMovesInStepsNoFinerThanTheEstimateCanTell() {
+        LinkFlowsStub link = new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        link.resolution = 2_880; // one 288-byte event per 100 ms period
+        link.demand[0] = 6_400 + 3_000;
+        run(link);
+        assertEquals(6_400 + 5_760, link.assured[0], "two whole steps of one event a period");
+        link.demand[0] = 6_400 + 300; // one event fewer than the need's first step
+        run(link);
+        assertEquals(6_400 + 5_760, link.assured[0], "a fall within two steps is noise: held");
+        link.demand[0] = 6_400;
+        run(link);
+        assertEquals(6_400, link.assured[0], "no need at all: released");
+    }
+
+    @Test
     void onlyHrtFlowsAreCongestedAndLrtNeverTakesFromBestEffort() {
         LinkFlowsStub link = new LinkFlowsStub(2)
                 .flow(0, flow(1, ServiceClass.LRT, 6_400, 2_600, 20_000, "A"))

@@ -57,6 +57,14 @@ final class LinkFlowsStub implements LinkFlows {
     }
 
     @Override
+    public long resolution(int slot) {
+        return resolution;
+    }
+
+    /** The estimate's resolution every flow has: by default finer than any quantum. */
+    long resolution = 0;
+
+    @Override
     public long assured(int slot) {
         return assured[slot];
     }

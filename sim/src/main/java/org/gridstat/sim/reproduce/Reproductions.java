@@ -13,7 +13,7 @@ import org.gridstat.sim.net.LinkModel;
  * Runs the reproductions of the published experiments and prints their figures beside the
  * published ones, as markdown tables ({@code docs/reproductions.md} explains them): the EPFL
  * fragmentation experiment ({@link Fragmentation}), iDSRT ({@link Idsrt}) and the CCC testbed
- * without congestion control ({@link CccTestbed}).
+ * without and with congestion control ({@link CccTestbed}).
  *
  * <p>{@code Reproductions [--quick] [--out file]}: {@code --quick} shortens every run (for a look,
  * not for the figures); {@code --out} also writes the tables to a file.
@@ -222,7 +222,30 @@ public final class Reproductions {
         }
         return "### CCC testbed without congestion control (bottleneck " + String.format("%,d", f.bottleneck())
                 + " B/s, 100 s)\n\nPublished without CCC: HRT misses \"up to 50 %\" (no per-interval figures).\n\n"
-                + t + "\nHRT misses by bottleneck capacity:\n\n" + sweep;
+                + t + "\nHRT misses by bottleneck capacity:\n\n" + sweep + "\n" + cccWithControl();
+    }
+
+    /** The testbed at the thesis's rates with the routers' bandwidth reassignment off, on at 1 s, on at 100 ms. */
+    public static String cccWithControl() {
+        CccTestbed.Figures off = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(false, CccTestbed.PERIOD));
+        CccTestbed.Figures second = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, 1_000_000_000L));
+        CccTestbed.Figures tenth = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, CccTestbed.PERIOD));
+        Table t = new Table("stream", "published, with CCC", "reassignment off", "on, 1 s period", "on, 100 ms period");
+        for (String stream : CccTestbed.STREAMS) {
+            String published = !stream.endsWith("HRT") ? "not published"
+                    : String.join(" / ", PUBLISHED_WITH_CCC[stream.startsWith("A") ? 0 : 1]) + " %";
+            t.row(stream, published, perInterval(off, stream), perInterval(second, stream), perInterval(tenth, stream));
+        }
+        return "### CCC testbed with congestion control (the thesis's rates; misses per interval, "
+                + "0-40 / 40-60 / 60-80 / 80-90 / 90-100 s)\n\n" + t;
+    }
+
+    private static String perInterval(CccTestbed.Figures f, String stream) {
+        List<String> cells = new ArrayList<>();
+        for (int i = 0; i + 1 < CccTestbed.INTERVALS.length; i++) {
+            cells.add(String.format("%.1f", f.row(stream, CccTestbed.INTERVALS[i]).missRatio() * 100));
+        }
+        return String.join(" / ", cells) + " %";
     }
 
     // --- formatting ------------------------------------------------------------------------------
