@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * Congestion control's most recent decisions, for the router's counters: the data-path thread
  * records each one as the engine reports it, and any thread reads a {@link #snapshot}. Recording
  * takes no lock and allocates nothing (the ring is made at start; the oldest decisions are
- * overwritten), except for an {@link Decision.Kind#UNMET} need: that one is also handed, once, to
- * an alarm sink, by default a WARN written off the data path ({@link #warnings}).
+ * overwritten), except for an {@link Decision.Kind#UNMET} need: that one is also handed to an
+ * alarm sink, at most once a second per link, by default a WARN written off the data path
+ * ({@link #warnings}).
  *
  * <p>One writer; a reader copies the ring up to the count written, then keeps only the entries
  * the writer cannot have begun to overwrite meanwhile (a seqlock over the whole ring).
@@ -26,6 +27,8 @@ final class DecisionLog implements ForwardingEngine.DecisionListener {
     private static final Logger LOG = LoggerFactory.getLogger(DecisionLog.class);
     /** Decisions kept; older ones are forgotten. */
     static final int CAPACITY = 256;
+    /** Unmet needs handed to the alarm sink at most this often per link; the others are only kept and counted. */
+    static final long ALARM_GAP_NANOS = 1_000_000_000L;
 
     private final String[] linkNames;
     private final Clock epochClock;
@@ -35,6 +38,9 @@ final class DecisionLog implements ForwardingEngine.DecisionListener {
     private final Decision[] decisions;
     private final int[] links;
     private final long[] times;
+    /** Per link, when an unmet need was last handed to the alarm sink (Long.MIN_VALUE: never). */
+    private final long[] alarmedAt;
+    private long alarmsHeldBack;
     /** Decisions whose slot the writer has begun to fill; ahead of {@link #written} while it fills one. */
     private volatile long claimed;
     /** Decisions recorded so far; written by the data-path thread only, after the slot it publishes. */
@@ -62,6 +68,8 @@ final class DecisionLog implements ForwardingEngine.DecisionListener {
         this.decisions = new Decision[capacity];
         this.links = new int[capacity];
         this.times = new long[capacity];
+        this.alarmedAt = new long[this.linkNames.length];
+        java.util.Arrays.fill(alarmedAt, Long.MIN_VALUE);
     }
 
     /**
@@ -87,8 +95,20 @@ final class DecisionLog implements ForwardingEngine.DecisionListener {
         times[slot] = at;
         written = n + 1; // publishes the slot
         if (decision.kind() == Decision.Kind.UNMET) {
-            unmet.accept(new CongestionDecision(n, at, linkNames[link], decision));
+            // At most one alarm a second per link reaches the sink (a WARN, off the data path): a
+            // need that changes every period is kept here and counted, not written each time.
+            if (alarmedAt[link] == Long.MIN_VALUE || at - alarmedAt[link] >= ALARM_GAP_NANOS) {
+                alarmedAt[link] = at;
+                unmet.accept(new CongestionDecision(n, at, linkNames[link], decision));
+            } else {
+                alarmsHeldBack++;
+            }
         }
+    }
+
+    /** Unmet needs kept but not handed to the alarm sink, being within a second of the link's last one. */
+    long alarmsHeldBack() {
+        return alarmsHeldBack;
     }
 
     /** Decisions recorded since the data path started, including those forgotten. */

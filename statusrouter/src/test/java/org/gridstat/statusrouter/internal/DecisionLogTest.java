@@ -54,6 +54,21 @@ class DecisionLogTest {
     }
 
     @Test
+    void aLinksUnmetNeedsReachTheAlarmSinkAtMostOnceASecondAndTheRestAreCounted() {
+        DecisionLog log = new DecisionLog(List.of("a", "b"), clock, alarms::add);
+        for (int i = 0; i < 10; i++) { // a need that changes every 100 ms
+            log.decided(0, new Decision(Decision.Kind.UNMET, 1, ServiceClass.HRT, 5_000, 9_000 + i * 100, -1));
+            clock.advance(100_000_000L);
+        }
+        log.decided(1, new Decision(Decision.Kind.UNMET, 2, ServiceClass.HRT, 5_000, 9_000, -1));
+        log.decided(0, new Decision(Decision.Kind.UNMET, 1, ServiceClass.HRT, 5_000, 11_000, -1));
+        assertEquals(List.of(0L, 10L, 11L), alarms.stream().map(CongestionDecision::sequence).toList(),
+                "link a's first, link b's own, link a's a second after its first");
+        assertEquals(9, log.alarmsHeldBack());
+        assertEquals(12, log.snapshot().size(), "every one is kept");
+    }
+
+    @Test
     void theCapacityIsAPowerOfTwo() {
         assertThrows(IllegalArgumentException.class, () -> new DecisionLog(List.of("a"), clock, alarms::add, 100));
     }
