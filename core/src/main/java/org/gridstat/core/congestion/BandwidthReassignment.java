@@ -33,6 +33,10 @@ public final class BandwidthReassignment implements CongestionPolicy {
     private long[] unmet = new long[0];
     private long[] flowAt = new long[0];
     private long[] beneficiary = new long[0];
+    private ServiceClass[] classAt = new ServiceClass[0];
+    private int hrtCount;
+    private int lrtCount;
+    private int beCount;
 
     @Override
     public void reassign(LinkFlows flows, long now, Consumer<Decision> decisions) {
@@ -40,30 +44,44 @@ public final class BandwidthReassignment implements CongestionPolicy {
         if (target.length != n) {
             grow(n);
         }
-        int hrtCount = 0;
-        int lrtCount = 0;
-        int beCount = 0;
         long reserved = 0;
+        boolean reordered = false;
         for (int s = 0; s < n; s++) {
             FlowSpec spec = flows.reserved(s);
             if (spec == null || flowAt[s] != spec.flowId() || spec.serviceClass() != ServiceClass.HRT) {
                 closeShortfall(s, decisions); // the flow that was short is gone, or no longer HRT
             }
+            ServiceClass c = spec == null ? null : spec.serviceClass();
+            if (c != classAt[s]) {
+                classAt[s] = c;
+                reordered = true;
+            }
             if (spec == null) {
+                reordered |= flowAt[s] != -1;
                 flowAt[s] = -1;
                 continue;
             }
             if (flowAt[s] != spec.flowId()) { // a new flow in the slot starts afresh
                 flowAt[s] = spec.flowId();
                 need[s] = 0;
+                reordered = true;
             }
             reserved = Saturating.add(reserved, spec.assuredRate());
             target[s] = spec.assuredRate();
             beneficiary[s] = -1;
-            switch (spec.serviceClass()) {
-                case HRT -> hrtCount = insert(hrt, hrtCount, s, flows);
-                case LRT -> lrtCount = insert(lrt, lrtCount, s, flows);
-                default -> beCount = insert(be, beCount, s, flows);
+        }
+        if (reordered) { // the orders by class and flow id are kept until a flow comes, goes or changes class
+            hrtCount = 0;
+            lrtCount = 0;
+            beCount = 0;
+            for (int s = 0; s < n; s++) {
+                if (classAt[s] != null) {
+                    switch (classAt[s]) {
+                        case HRT -> hrtCount = insert(hrt, hrtCount, s, flows);
+                        case LRT -> lrtCount = insert(lrt, lrtCount, s, flows);
+                        default -> beCount = insert(be, beCount, s, flows);
+                    }
+                }
             }
         }
         long spare = Math.max(0, flows.capacity() - reserved); // what no reservation holds: granted before anyone lends
@@ -177,6 +195,10 @@ public final class BandwidthReassignment implements CongestionPolicy {
         unmet = new long[n];
         beneficiary = new long[n];
         flowAt = new long[n];
+        classAt = new ServiceClass[n];
+        hrtCount = 0;
+        lrtCount = 0;
+        beCount = 0;
         java.util.Arrays.fill(flowAt, -1);
     }
 }
