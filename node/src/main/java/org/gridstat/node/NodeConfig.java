@@ -184,7 +184,8 @@ public final class NodeConfig {
         r.put("max.flows.per.link", router.maxFlowsPerLink);
         r.put("source.time.ahead.ms", router.sourceTimeAheadMs);
         r.put("source.time.max.age.ms", router.sourceTimeMaxAgeMs);
-        r.put("congestion.control", String.valueOf(router.congestionControl)); // YAML's on/true arrive as text
+        // YAML's on/true arrive as text; an empty value is the default, off
+        r.put("congestion.control", router.congestionControl == null ? "off" : router.congestionControl);
         RouterConfiguration.check(r); // the router's own check, before a framework is started for it
         configs.put(STATUS_ROUTER_PID, r);
         return new NodeConfig(nodeId, storage, configs);

@@ -99,6 +99,9 @@ class NodeConfigTest {
             assertTrue(r.get("congestion.control").equals("on") || r.get("congestion.control").equals("true"),
                     on + " -> " + r.get("congestion.control"));
         }
+        Map<String, Object> empty = NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  congestionControl:\n"))
+                .configurations().get(NodeConfig.STATUS_ROUTER_PID);
+        assertEquals("off", empty.get("congestion.control"), "an empty value is the default");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(
                 write("node:\n  id: r1\nstatusRouter:\n  congestionControl: sometimes\n")));
         assertTrue(e.getMessage().contains("congestion.control must be on or off, got 'sometimes'"), e.getMessage());

@@ -183,10 +183,13 @@ final class Section {
         return v;
     }
 
-    /** A share written {@code 50%} (or a fraction, {@code 0.5}) as a fraction in 0..1. */
+    /** A share written {@code 50%} or as a fraction with a point, {@code 0.5}, as a fraction in 0..1. */
     double percent(String key) {
         String t = scalar(key, required(key)).trim();
         boolean percent = t.endsWith("%");
+        if (!percent && !t.contains(".")) { // is "1" 1 % or all of it? Neither is guessed
+            throw error(key, "'" + t + "' is ambiguous: write a percentage such as " + t + "% or a fraction such as 0.5");
+        }
         double v;
         try {
             v = Double.parseDouble((percent ? t.substring(0, t.length() - 1) : t).trim().replace("_", ""));

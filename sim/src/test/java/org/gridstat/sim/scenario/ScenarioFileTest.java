@@ -191,6 +191,8 @@ class ScenarioFileTest {
         assertError("s.yaml line 6: congestion.ceiling.hrt: must be 1..1000 times the assured rate, got 0.5",
                 base + "congestion:\n  ceiling: {hrt: 0.5}\n");
         assertError("s.yaml line 6: congestion.weight: must be in (0, 1], got 0.0", base + "congestion:\n  weight: 0\n");
+        assertError("s.yaml line 6: congestion.minimum.lrt: '1' is ambiguous: write a percentage such as 1% or a fraction"
+                + " such as 0.5", base + "congestion:\n  minimum: {lrt: 1}\n");
     }
 
     @Test
