@@ -18,6 +18,7 @@ import org.gridstat.statusrouter.api.RouterCounters;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -110,13 +111,14 @@ class ZeroAllocationForwardingTest {
 
     /**
      * The mixed path: HRT and LRT events with deadlines (EDF), best effort, rate-filtered flows and
-     * multicast over two out-links, all on the measured path. Batched: the publisher sends the twelve
+     * multicast over two out-links, all on the measured path (and once with congestion control on,
+     * whose policy runs every estimator period on both links). Batched: the publisher sends the twelve
      * variables' samples as one batch, and the links pack what each cycle releases (link b into
      * loopback-sized datagrams).
      */
-    @ParameterizedTest(name = "batched {0}")
-    @ValueSource(booleans = {false, true})
-    void theMixedPathAllocatesNothingPerEvent(boolean batched) throws Exception {
+    @ParameterizedTest(name = "batched {0}, congestion control {1}")
+    @CsvSource({"false, false", "true, false", "false, true"})
+    void theMixedPathAllocatesNothingPerEvent(boolean batched, boolean congestionControl) throws Exception {
         Assumptions.assumeTrue(Epoll.isAvailable(), "epoll transport");
         ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
@@ -138,7 +140,8 @@ class ZeroAllocationForwardingTest {
                     new String[] {"name=a address=127.0.0.1:" + ((InetSocketAddress) sinkA.getLocalAddress()).getPort(),
                         "name=b address=127.0.0.1:" + ((InetSocketAddress) sinkB.getLocalAddress()).getPort()
                             + (batched ? " mtu=65507" : "")},
-                    flows.toArray(new String[0]), new String[0], 1_000_000_000L, 0.5, 64);
+                    flows.toArray(new String[0]), new String[0], 1_000_000_000L, 0.5, 64)
+                    .withCongestionControl(congestionControl ? "on" : "off");
             try (DataPlane plane = DataPlane.start(settings);
                  Publisher pub = Publisher.connect(plane.localAddress())) {
                 List<Publication> p = new ArrayList<>();
