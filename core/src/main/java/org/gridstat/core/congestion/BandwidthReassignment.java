@@ -34,6 +34,14 @@ public final class BandwidthReassignment implements CongestionPolicy {
     private long[] flowAt = new long[0];
     private long[] beneficiary = new long[0];
     private ServiceClass[] classAt = new ServiceClass[0];
+    /** Per slot, its flow's correlation group as a number (equal groups, equal numbers), and its name. */
+    private int[] groupAt = new int[0];
+    private String[] groupName = new String[0];
+    private long[] minimum = new long[0];
+    private static final int LRT = 0;
+    private static final int BE = 1;
+    /** Per victim class, the first place in its order whose victim may still lend, this run. */
+    private final int[] firstOpen = new int[2];
     private int hrtCount;
     private int lrtCount;
     private int beCount;
@@ -68,12 +76,14 @@ public final class BandwidthReassignment implements CongestionPolicy {
             }
             reserved = Saturating.add(reserved, spec.assuredRate());
             target[s] = spec.assuredRate();
+            minimum[s] = spec.minimumRate();
             beneficiary[s] = -1;
         }
-        if (reordered) { // the orders by class and flow id are kept until a flow comes, goes or changes class
+        if (reordered || groupsChanged(flows, n)) { // orders and group numbers are kept while the flows stay
             hrtCount = 0;
             lrtCount = 0;
             beCount = 0;
+            numberGroups(flows, n);
             for (int s = 0; s < n; s++) {
                 if (classAt[s] != null) {
                     switch (classAt[s]) {
@@ -84,6 +94,8 @@ public final class BandwidthReassignment implements CongestionPolicy {
                 }
             }
         }
+        firstOpen[LRT] = 0;
+        firstOpen[BE] = 0;
         long spare = Math.max(0, flows.capacity() - reserved); // what no reservation holds: granted before anyone lends
         for (int k = 0; k < hrtCount; k++) {
             int i = hrt[k];
@@ -94,10 +106,11 @@ public final class BandwidthReassignment implements CongestionPolicy {
             long fromSpare = Math.min(wanted, spare);
             spare -= fromSpare;
             long remaining = wanted - fromSpare;
-            remaining = lend(flows, be, beCount, spec, remaining, true);
-            remaining = lend(flows, be, beCount, spec, remaining, false);
-            remaining = lend(flows, lrt, lrtCount, spec, remaining, true);
-            remaining = lend(flows, lrt, lrtCount, spec, remaining, false);
+            int g = groupAt[i];
+            remaining = lend(be, beCount, BE, g, spec.flowId(), remaining, true);
+            remaining = lend(be, beCount, BE, g, spec.flowId(), remaining, false);
+            remaining = lend(lrt, lrtCount, LRT, g, spec.flowId(), remaining, true);
+            remaining = lend(lrt, lrtCount, LRT, g, spec.flowId(), remaining, false);
             target[i] += wanted - remaining;
             reportShortfall(i, spec, remaining, quantum, decisions);
         }
@@ -135,20 +148,29 @@ public final class BandwidthReassignment implements CongestionPolicy {
     }
 
     /** Takes up to {@code remaining} from the victims of one class, of the flow's group or of the others. */
-    private long lend(LinkFlows flows, int[] victims, int count, FlowSpec congested, long remaining, boolean sameGroup) {
-        for (int k = 0; k < count && remaining > 0; k++) {
+    private long lend(int[] victims, int count, int victimClass, int group, long congestedId, long remaining,
+                      boolean sameGroup) {
+        // Victims before the class's first open one have lent all they can: skipped by every later pass.
+        for (int k = firstOpen[victimClass]; k < count && remaining > 0; k++) {
             int v = victims[k];
-            FlowSpec spec = flows.reserved(v);
-            if (spec.correlationGroup().equals(congested.correlationGroup()) != sameGroup) {
+            long left = target[v] - minimum[v];
+            if (left <= 0) {
+                if (k == firstOpen[victimClass]) {
+                    firstOpen[victimClass]++;
+                }
                 continue;
             }
-            long give = Math.min(remaining, target[v] - spec.minimumRate());
-            if (give > 0) {
-                target[v] -= give;
-                remaining -= give;
-                if (beneficiary[v] < 0) {
-                    beneficiary[v] = congested.flowId();
-                }
+            if ((groupAt[v] == group) != sameGroup) {
+                continue;
+            }
+            long give = Math.min(remaining, left);
+            target[v] -= give;
+            remaining -= give;
+            if (beneficiary[v] < 0) {
+                beneficiary[v] = congestedId;
+            }
+            if (give == left && k == firstOpen[victimClass]) {
+                firstOpen[victimClass]++;
             }
         }
         return remaining;
@@ -174,6 +196,27 @@ public final class BandwidthReassignment implements CongestionPolicy {
         }
     }
 
+    /** Whether a flow's correlation group changed in place (a modified flow); cheap: reference compares first. */
+    private boolean groupsChanged(LinkFlows flows, int n) {
+        for (int s = 0; s < n; s++) {
+            FlowSpec spec = flows.reserved(s);
+            if (spec != null && spec.correlationGroup() != groupName[s] && !spec.correlationGroup().equals(groupName[s])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Numbers the flows' correlation groups, so lending compares ints; allocates, on a change of flows only. */
+    private void numberGroups(LinkFlows flows, int n) {
+        java.util.Map<String, Integer> numbers = new java.util.HashMap<>();
+        for (int s = 0; s < n; s++) {
+            FlowSpec spec = flows.reserved(s);
+            groupName[s] = spec == null ? null : spec.correlationGroup();
+            groupAt[s] = spec == null ? -1 : numbers.computeIfAbsent(spec.correlationGroup(), k -> numbers.size());
+        }
+    }
+
     /** Inserts {@code slot} into {@code order[0..count)} by flow id; returns the new count. */
     private static int insert(int[] order, int count, int slot, LinkFlows flows) {
         long id = flows.reserved(slot).flowId();
@@ -196,6 +239,9 @@ public final class BandwidthReassignment implements CongestionPolicy {
         beneficiary = new long[n];
         flowAt = new long[n];
         classAt = new ServiceClass[n];
+        groupAt = new int[n];
+        groupName = new String[n];
+        minimum = new long[n];
         hrtCount = 0;
         lrtCount = 0;
         beCount = 0;
