@@ -103,6 +103,10 @@ public class CongestionPolicyBenchmark {
         public void assure(int slot, long assuredRate, long now) {
             assured[slot] = assuredRate;
         }
+
+        @Override
+        public void shortfall(int slot, long bytesPerSecond) {
+        }
     }
 
     @Setup

@@ -294,6 +294,8 @@ final class ManagementRoutes implements ManagementApi.Routes {
                     st.put("backlog", s.backlog());
                     st.put("arrivalBytesPerSecond", OperatorViews.bytesPerSecond(s.arrivalRate()));
                     st.put("departureBytesPerSecond", OperatorViews.bytesPerSecond(s.departureRate()));
+                    st.put("assuredInForceBytesPerSecond", s.assuredRate()); // congestion control may move it
+                    st.put("shortfallBytesPerSecond", s.shortfall());
                     m.put("statistics", st);
                 }
                 out.add(m);

@@ -47,6 +47,12 @@ public final class AlarmLog {
          * however many hosts try, one alarm per router, so they cannot push other decisions out.
          */
         DUPLICATE_ROUTER(Category.DECISION, Severity.CRITICAL, true),
+        /**
+         * A router's congestion control could not find the bandwidth an HRT flow's demand needs on
+         * its link (no unreserved capacity, no victim above its minimum): raised when the router's
+         * flow report first shows the shortfall, again after it was met.
+         */
+        CONGESTION_UNMET(Category.DECISION, Severity.CRITICAL),
         /** Anything else the control plane decided or observed. */
         GENERAL(Category.DECISION, Severity.WARNING),
         /** A control frame that does not decode. */

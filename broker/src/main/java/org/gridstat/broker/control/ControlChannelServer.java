@@ -407,7 +407,12 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
                         : outstanding ? AlarmLog.Kind.GENERAL : AlarmLog.Kind.PROTOCOL_VIOLATION, reason);
                 LOG.warn("router {} refused #{}: {}", router, nack.sequence(), reason);
             } else if (m instanceof ControlMessage.FlowReport report) {
-                int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()));
+                int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()), s -> {
+                    String why = "flow " + s.flowId() + " needs " + s.shortfall() + " B/s more than congestion control"
+                            + " found on its link (assured " + s.assuredRate() + " B/s)";
+                    alarms.raise(router, AlarmLog.Kind.CONGESTION_UNMET, why);
+                    LOG.warn("router {}: {}", router, why);
+                });
                 if (ignored > 0) {
                     LOG.debug("router {} reported {} flow(s) the broker did not install", router, ignored);
                 }

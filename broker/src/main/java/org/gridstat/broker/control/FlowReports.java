@@ -2,6 +2,7 @@ package org.gridstat.broker.control;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.gridstat.core.control.ControlMessage.FlowReport;
 import org.gridstat.core.control.ControlMessage.FlowSample;
 
@@ -18,12 +19,23 @@ public final class FlowReports {
 
     /** Keeps the report's samples of flows the router should hold; returns how many were ignored. */
     int accept(String router, FlowReport report, Map<Long, ?> routerFlows) {
+        return accept(router, report, routerFlows, s -> { });
+    }
+
+    /**
+     * The same, telling {@code becameShort} of each sample whose flow is short of bandwidth
+     * (shortfall above 0) where its previous sample was not, or there was none.
+     */
+    int accept(String router, FlowReport report, Map<Long, ?> routerFlows, Consumer<FlowSample> becameShort) {
         Map<Long, Latest> m = byRouter.computeIfAbsent(router, r -> new ConcurrentHashMap<>());
         m.keySet().retainAll(routerFlows.keySet());
         int ignored = 0;
         for (FlowSample s : report.flows()) {
             if (routerFlows.containsKey(s.flowId())) {
-                m.put(s.flowId(), new Latest(report.timeMillis(), s));
+                Latest before = m.put(s.flowId(), new Latest(report.timeMillis(), s));
+                if (s.shortfall() > 0 && (before == null || before.sample().shortfall() == 0)) {
+                    becameShort.accept(s);
+                }
             } else {
                 ignored++;
             }

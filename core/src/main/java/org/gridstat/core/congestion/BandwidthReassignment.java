@@ -57,7 +57,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
         for (int s = 0; s < n; s++) {
             FlowSpec spec = flows.reserved(s);
             if (spec == null || flowAt[s] != spec.flowId() || spec.serviceClass() != ServiceClass.HRT) {
-                closeShortfall(s, decisions); // the flow that was short is gone, or no longer HRT
+                closeShortfall(flows, s, decisions); // the flow that was short is gone, or no longer HRT
             }
             ServiceClass c = spec == null ? null : spec.serviceClass();
             if (c != classAt[s]) {
@@ -112,7 +112,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
             remaining = lend(lrt, lrtCount, LRT, g, spec.flowId(), remaining, true);
             remaining = lend(lrt, lrtCount, LRT, g, spec.flowId(), remaining, false);
             target[i] += wanted - remaining;
-            reportShortfall(i, spec, remaining, quantum, decisions);
+            reportShortfall(flows, i, spec, remaining, quantum, decisions);
         }
         for (int s = 0; s < n; s++) {
             FlowSpec spec = flows.reserved(s);
@@ -177,21 +177,27 @@ public final class BandwidthReassignment implements CongestionPolicy {
     }
 
     /** Reports a shortfall of the flow that held {@code slot} as met: it is gone, or no longer HRT. */
-    private void closeShortfall(int slot, Consumer<Decision> decisions) {
+    private void closeShortfall(LinkFlows flows, int slot, Consumer<Decision> decisions) {
         if (unmet[slot] > 0) {
             unmet[slot] = 0;
+            if (flows.reserved(slot) != null) {
+                flows.shortfall(slot, 0);
+            }
             decisions.accept(new Decision(Decision.Kind.MET, flowAt[slot], ServiceClass.HRT, 0, 0, -1));
         }
     }
 
-    private void reportShortfall(int slot, FlowSpec spec, long shortfall, long quantum, Consumer<Decision> decisions) {
+    private void reportShortfall(LinkFlows flows, int slot, FlowSpec spec, long shortfall, long quantum,
+                                 Consumer<Decision> decisions) {
         if (shortfall > 0 && (unmet[slot] == 0 || Math.abs(shortfall - unmet[slot]) >= quantum)) {
             unmet[slot] = shortfall;
+            flows.shortfall(slot, shortfall);
             long has = target[slot];
             decisions.accept(new Decision(Decision.Kind.UNMET, spec.flowId(), spec.serviceClass(), has,
                     Saturating.add(has, shortfall), -1));
         } else if (shortfall == 0 && unmet[slot] > 0) {
             unmet[slot] = 0;
+            flows.shortfall(slot, 0);
             decisions.accept(new Decision(Decision.Kind.MET, spec.flowId(), spec.serviceClass(), target[slot], target[slot], -1));
         }
     }

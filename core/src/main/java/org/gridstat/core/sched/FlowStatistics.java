@@ -9,8 +9,11 @@ public final class FlowStatistics {
     private final QueueStatistics queue;
     private final long reservedRate;
     private final long assuredRate;
+    private final long shortfall;
 
-    FlowStatistics(long flowId, ServiceClass serviceClass, QueueStatistics queue, long reservedRate, long assuredRate) {
+    FlowStatistics(long flowId, ServiceClass serviceClass, QueueStatistics queue, long reservedRate, long assuredRate,
+                   long shortfall) {
+        this.shortfall = shortfall;
         this.flowId = flowId;
         this.serviceClass = serviceClass;
         this.queue = queue;
@@ -21,6 +24,11 @@ public final class FlowStatistics {
     /** The assured rate the broker reserved, bytes per second. */
     public long reservedRate() {
         return reservedRate;
+    }
+
+    /** How much more than its assured rate the flow needs and congestion control could not find, bytes per second. */
+    public long shortfall() {
+        return shortfall;
     }
 
     /** The assured rate in force: the reservation, or what congestion control moved it to. */

@@ -37,4 +37,10 @@ public interface LinkFlows {
      * needed); the reservation is kept.
      */
     void assure(int slot, long assuredRate, long now);
+
+    /**
+     * Publishes how much more the flow needs than a policy could assure it, bytes per second (0:
+     * nothing short); shown in its statistics until set again.
+     */
+    void shortfall(int slot, long bytesPerSecond);
 }

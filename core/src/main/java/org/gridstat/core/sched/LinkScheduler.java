@@ -45,7 +45,7 @@ public final class LinkScheduler<E> implements LinkFlows {
     private static final int BE = 2;
 
     /** A flow's spec and counters, published as one so that a reader never pairs two flows' halves. */
-    private record Published(FlowSpec spec, QueueCounters counters, long assured) {
+    private record Published(FlowSpec spec, QueueCounters counters, long assured, long shortfall) {
     }
 
     private final EventReleaser<E> releaser;
@@ -141,7 +141,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         flowNodes[slot] = new HtbNode(spec.shaping(), now);
         flowClass[slot] = classIndex(spec.serviceClass());
         flowCounters[slot] = new QueueCounters();
-        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate()));
+        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate(), 0));
         return slot;
     }
 
@@ -191,13 +191,22 @@ public final class LinkScheduler<E> implements LinkFlows {
             flowNodes[slot].advance(now);
             flowNodes[slot].configure(spec.shaping());
         } // the same rates again (a broker's resync): the rate a policy assured, and the tokens, stay
-        published.set(slot, new Published(spec, flowCounters[slot], assured[slot]));
+        published.set(slot, new Published(spec, flowCounters[slot], assured[slot], published.get(slot).shortfall()));
         relink(slot, now);
     }
 
     @Override
     public long capacity() {
         return capacity;
+    }
+
+    @Override
+    public void shortfall(int slot, long bytesPerSecond) {
+        FlowSpec spec = requireFlow(slot);
+        Published p = published.get(slot);
+        if (p.shortfall() != bytesPerSecond) {
+            published.set(slot, new Published(spec, flowCounters[slot], p.assured(), Math.max(0, bytesPerSecond)));
+        }
     }
 
     @Override
@@ -236,7 +245,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         }
         unlink(slot);
         assured[slot] = assuredRate;
-        published.set(slot, new Published(spec, flowCounters[slot], assuredRate));
+        published.set(slot, new Published(spec, flowCounters[slot], assuredRate, published.get(slot).shortfall()));
         flowNodes[slot].advance(now);
         flowNodes[slot].configure(Shaping.of(assuredRate, Math.max(spec.ceilingRate(), assuredRate)));
         relink(slot, now);
@@ -446,7 +455,7 @@ public final class LinkScheduler<E> implements LinkFlows {
             Published p = published.get(slot);
             if (p != null) {
                 flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot(),
-                        p.spec().assuredRate(), p.assured()));
+                        p.spec().assuredRate(), p.assured(), p.shortfall()));
             }
         }
         Map<ServiceClass, QueueStatistics> classes = new EnumMap<>(ServiceClass.class);

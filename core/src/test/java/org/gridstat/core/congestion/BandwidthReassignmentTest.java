@@ -71,11 +71,13 @@ class BandwidthReassignmentTest {
         Decision alarm = decisions.stream().filter(d -> d.kind() == Decision.Kind.UNMET).findFirst().orElseThrow();
         assertEquals(1, alarm.flowId());
         assertEquals(23_600 - 9_600, alarm.shortfall());
+        assertEquals(23_600 - 9_600, link.shortfall[0], "published with the flow's statistics");
         run(link);
         assertEquals(List.of(), decisions, "nothing changed: no decision, no second alarm");
         link.demand[0] = 6_400 + 9_000;
         run(link);
         assertTrue(decisions.contains(new Decision(Decision.Kind.MET, 1, ServiceClass.HRT, 15_400, 15_400, -1)), "" + decisions);
+        assertEquals(0, link.shortfall[0]);
     }
 
     @Test

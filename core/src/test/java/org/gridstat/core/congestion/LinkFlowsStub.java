@@ -41,6 +41,16 @@ final class LinkFlowsStub implements LinkFlows {
         return sum;
     }
 
+    final long[] shortfall = new long[64];
+
+    @Override
+    public void shortfall(int slot, long bytesPerSecond) {
+        if (specs[slot] == null) {
+            throw new IllegalStateException("slot " + slot + " is free");
+        }
+        shortfall[slot] = bytesPerSecond;
+    }
+
     @Override
     public int slotCount() {
         return specs.length;

@@ -47,7 +47,7 @@ class ControlCodecTest {
     }
 
     private static final FlowReport REPORT = new FlowReport(1_790_000_000_000L, List.of(
-            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5), new FlowSample(8, 0, 0, 0, 0, 0, 0.0, 0.0)));
+            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5, 17_280, 2_880), new FlowSample(8, 0, 0, 0, 0, 0, 0.0, 0.0, 0, 0)));
 
     @Test
     void reportsKeepEverySampleAndRefuseImpossibleValues() {
@@ -166,7 +166,7 @@ class ControlCodecTest {
                 ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(java.nio.file.Files.readAllBytes(p)));
                 if (name.equals("install-schema1")) {
                     assertEquals(Reject.UNSUPPORTED_VERSION, f.reject(), f.toString());
-                    assertEquals("schema version 1, this end speaks 2", f.detail());
+                    assertEquals("schema version 1, this end speaks 3", f.detail());
                 } else {
                     assertTrue(f.valid(), name + ": " + f);
                     valid.add(f.message().getClass().getSimpleName());
@@ -184,9 +184,9 @@ class ControlCodecTest {
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, 5));
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, good.length - 10));
         assertReject(Reject.OVERSIZE, ByteBuffer.allocate(ControlCodec.MAX_BODY + 1));
-        byte[] v3 = good.clone();
-        v3[4] = 3;
-        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v3, 4, v3.length - 4));
+        byte[] v4 = good.clone();
+        v4[4] = 4;
+        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v4, 4, v4.length - 4));
         byte[] type = good.clone();
         type[5] = 77;
         assertReject(Reject.UNKNOWN_TYPE, ByteBuffer.wrap(type, 4, type.length - 4));

@@ -154,6 +154,22 @@ class CongestionControlEngineTest {
     }
 
     @Test
+    void aNeedNeitherTheLinkNorAVictimCoversIsShownAsTheFlowsShortfallUntilItIsMet() {
+        engine = engine(true);
+        engine.submit(FlowCommand.install(flow(1, 2, 1, ServiceClass.HRT, 3_000, 2_000, 30_000))); // room to want more
+        engine.applyCommands(T0);
+        run(0, 2, 100); // 100 frames of 128 bytes on the wire: 12,800 B/s wanted on a 10,000 B/s link
+        FlowStatistics hrt = stats(1);
+        assertEquals(10_000 - 1_000, hrt.assuredRate(), "the link's spare and all best effort can lend, down to its minimum");
+        assertTrue(hrt.shortfall() >= 12_800 - 9_000 && hrt.shortfall() <= 12_800 - 9_000 + 1_280, "short: " + hrt);
+        assertTrue(decisions.stream().anyMatch(d -> d.kind() == Decision.Kind.UNMET && d.shortfall() == hrt.shortfall()),
+                "" + decisions);
+        run(2, 4, 20);
+        assertEquals(0, stats(1).shortfall(), "met again");
+        assertTrue(decisions.stream().anyMatch(d -> d.kind() == Decision.Kind.MET), "" + decisions);
+    }
+
+    @Test
     void aBrokerResyncOfTheReservationDoesNotEraseTheLocalLayer() {
         engine = engine(true);
         run(0, 2, 60);

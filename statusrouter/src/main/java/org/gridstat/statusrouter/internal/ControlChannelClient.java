@@ -130,7 +130,8 @@ final class ControlChannelClient implements AutoCloseable {
                 if (mine.contains(f.flowId())) {
                     org.gridstat.core.sched.QueueStatistics q = f.queue();
                     samples.add(new ControlMessage.FlowSample(f.flowId(), q.departures(), q.departureBytes(),
-                            q.overflowDrops(), q.deadlineMisses(), q.backlog(), q.arrivalRate(), q.departureRate()));
+                            q.overflowDrops(), q.deadlineMisses(), q.backlog(), q.arrivalRate(), q.departureRate(),
+                            f.assuredRate(), f.shortfall()));
                 }
             }
         }
