@@ -26,6 +26,7 @@ import org.gridstat.broker.store.FencedWriteException;
 import org.gridstat.broker.store.RememberedRequest;
 import org.gridstat.broker.store.StateChange;
 import org.gridstat.broker.control.FlowReports;
+import org.gridstat.core.congestion.FlowState;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.RouterNode;
@@ -294,6 +295,8 @@ final class ManagementRoutes implements ManagementApi.Routes {
                     st.put("backlog", s.backlog());
                     st.put("arrivalBytesPerSecond", OperatorViews.bytesPerSecond(s.arrivalRate()));
                     st.put("departureBytesPerSecond", OperatorViews.bytesPerSecond(s.departureRate()));
+                    st.put("demandBytesPerSecond", OperatorViews.bytesPerSecond(s.demand()));
+                    st.put("state", FlowState.of(f.spec(), s.demand()).name());
                     st.put("assuredInForceBytesPerSecond", s.assuredRate()); // congestion control may move it
                     st.put("shortfallBytesPerSecond", s.shortfall());
                     m.put("statistics", st);

@@ -146,7 +146,7 @@ class OperatorViewsTest {
         long flow = of(await("/flows", n -> of(n, "router", "b").has("flowId")), "router", "b").get("flowId").asLong();
         for (long shortfall : new long[] {2_880, 3_000, 0, 1_000}) { // short, still short, met, short again
             b.send(new ControlMessage.FlowReport(1_790_000_000_000L, List.of(new ControlMessage.FlowSample(flow, 600,
-                    172_800, 0, 0, 0, 20_000, 17_280, 17_280, shortfall))));
+                    172_800, 0, 0, 0, 20_000, 17_280, 20_160 + shortfall, 17_280, shortfall))));
             await("/flows", n -> of(n, "router", "b").path("statistics").path("shortfallBytesPerSecond").asLong() == shortfall);
         }
         JsonNode decisions = get("/alarms").get("decisions");
@@ -163,6 +163,7 @@ class OperatorViewsTest {
                 "raised when the shortfall appears and when it reappears, not while it lasts (newest first)");
         JsonNode shown = of(get("/flows"), "router", "b").get("statistics");
         assertEquals(17_280, shown.get("assuredInForceBytesPerSecond").asLong());
+        assertEquals("CONGESTED", shown.get("state").asText(), "demand above the reservation: " + shown);
     }
 
     @Test
@@ -175,11 +176,12 @@ class OperatorViewsTest {
 
         long flow = of(await("/flows", n -> of(n, "router", "b").has("flowId")), "router", "b").get("flowId").asLong();
         b.send(new ControlMessage.FlowReport(1_790_000_000_000L, List.of(new ControlMessage.FlowSample(flow, 600, 172_800,
-                1, 2, 3, 3251.6, 3251.4999, 5_760, 0))));
+                1, 2, 3, 3251.6, 3251.4999, 3_701.2, 5_760, 0))));
         JsonNode shown = of(await("/flows", n -> of(n, "router", "b").has("statistics")), "router", "b");
         assertEquals("{\"reportedAtMillis\":1790000000000,\"eventsSent\":600,\"bytesSent\":172800,\"overflowDrops\":1,"
                 + "\"deadlineMisses\":2,\"backlog\":3,\"arrivalBytesPerSecond\":3252,\"departureBytesPerSecond\":3251,"
-                + "\"assuredInForceBytesPerSecond\":5760,\"shortfallBytesPerSecond\":0}",
+                + "\"demandBytesPerSecond\":3701,\"state\":\"MINIMUM\",\"assuredInForceBytesPerSecond\":5760,"
+                + "\"shortfallBytesPerSecond\":0}",
                 shown.get("statistics").toString());
         assertEquals(17280, shown.get("assuredBytesPerSecond").asLong(), "288 B a frame, 60 a second");
         assertTrue(shown.has("ceilingBytesPerSecond"), shown.toString());

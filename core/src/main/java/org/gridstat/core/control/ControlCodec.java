@@ -42,7 +42,7 @@ import org.gridstat.core.sched.FlowSpec;
  * Nack         6: u64 refused sequence | string reason
  * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
- *                 f64 arrival rate | f64 departure rate | u64 assured rate | u64 shortfall)
+ *                 f64 arrival rate | f64 departure rate | f64 demand | u64 assured rate | u64 shortfall)
  * Heartbeat    8: (nothing)
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
  *                  m x (string link (1..255 bytes) | values figures); at most 32 links
@@ -125,7 +125,7 @@ public final class ControlCodec {
             for (FlowSample f : r.flows()) {
                 b.putLong(f.flowId()).putLong(f.eventsSent()).putLong(f.bytesSent()).putLong(f.overflowDrops())
                         .putLong(f.deadlineMisses()).putLong(f.backlog()).putDouble(f.arrivalRate())
-                        .putDouble(f.departureRate()).putLong(f.assuredRate()).putLong(f.shortfall());
+                        .putDouble(f.departureRate()).putDouble(f.demand()).putLong(f.assuredRate()).putLong(f.shortfall());
             }
         } else if (m instanceof RouterReport r) {
             b.put((byte) ROUTER_REPORT).putLong(sequence).putLong(r.timeMillis());
@@ -294,10 +294,10 @@ public final class ControlCodec {
         if (time < 0) {
             throw new IllegalArgumentException("report time " + time + " is negative");
         }
-        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 80 + 1));
+        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 88 + 1));
         for (int i = 0; i < n; i++) {
             samples.add(new FlowSample(b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(),
-                    b.getDouble(), b.getDouble(), b.getLong(), b.getLong()));
+                    b.getDouble(), b.getDouble(), b.getDouble(), b.getLong(), b.getLong()));
         }
         return new FlowReport(time, samples);
     }

@@ -113,20 +113,20 @@ public sealed interface ControlMessage {
 
     /**
      * One flow's counters since it was installed (events and bytes sent, overflow drops, deadline
-     * misses), its backlog, its EWMA arrival and departure rates in bytes per second, the assured
-     * rate in force (the reservation, or what congestion control moved it to) and how much more its
+     * misses), its backlog, its EWMA arrival and departure rates in bytes per second, its demand on
+     * the wire as congestion control estimates it (bytes per second), the assured rate in force (the reservation, or what congestion control moved it to) and how much more its
      * demand needs than congestion control could find on the link (0: nothing short; above 0: an
      * alarm for the broker), both in bytes per second.
      */
     record FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
-                      double arrivalRate, double departureRate, long assuredRate, long shortfall) {
+                      double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall) {
         public FlowSample {
             if (eventsSent < 0 || bytesSent < 0 || overflowDrops < 0 || deadlineMisses < 0 || backlog < 0
                     || assuredRate < 0 || shortfall < 0) {
                 throw new IllegalArgumentException("flow " + flowId + ": counters and rates must not be negative");
             }
-            if (!(arrivalRate >= 0) || !(departureRate >= 0) || Double.isInfinite(arrivalRate)
-                    || Double.isInfinite(departureRate)) {
+            if (!(arrivalRate >= 0) || !(departureRate >= 0) || !(demand >= 0) || Double.isInfinite(arrivalRate)
+                    || Double.isInfinite(departureRate) || Double.isInfinite(demand)) {
                 throw new IllegalArgumentException("flow " + flowId + ": rates must be finite and not negative");
             }
         }

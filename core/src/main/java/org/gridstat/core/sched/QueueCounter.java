@@ -13,7 +13,9 @@ public enum QueueCounter implements CounterDescriptor {
     REMOVED_DROPS("events dropped because their flow was torn down while they waited"),
     BACKLOG("events waiting now"),
     ARRIVAL_RATE("moving average of bytes queued per second (a double's bits)"),
-    DEPARTURE_RATE("moving average of bytes sent per second (a double's bits)");
+    DEPARTURE_RATE("moving average of bytes sent per second (a double's bits)"),
+    DEMAND_RATE("demand on the wire for congestion control, bytes per second: the moving average of arrivals with their"
+            + " IP and UDP headers, or the last period's if higher (a double's bits)");
 
     private final String description;
 

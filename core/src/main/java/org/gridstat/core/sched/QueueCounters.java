@@ -21,6 +21,7 @@ final class QueueCounters {
     private static final int BACKLOG = QueueCounter.BACKLOG.ordinal();
     private static final int ARRIVAL_RATE_BITS = QueueCounter.ARRIVAL_RATE.ordinal();
     private static final int DEPARTURE_RATE_BITS = QueueCounter.DEPARTURE_RATE.ordinal();
+    private static final int DEMAND_RATE_BITS = QueueCounter.DEMAND_RATE.ordinal();
     private static final int FIELDS = QueueCounter.values().length;
 
     /** Hop latencies above 10 s are recorded as 10 s. */
@@ -108,6 +109,7 @@ final class QueueCounters {
         lastDepartureBytes = departed;
         c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
+        c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
     }
 
     /**
@@ -130,6 +132,6 @@ final class QueueCounters {
         return new QueueStatistics(c.get(ARRIVALS), c.get(ARRIVAL_BYTES), c.get(DEPARTURES), c.get(DEPARTURE_BYTES),
                 c.get(OVERFLOWS), c.get(DEADLINE_MISSES), c.get(REMOVED), c.get(BACKLOG),
                 Double.longBitsToDouble(c.get(ARRIVAL_RATE_BITS)), Double.longBitsToDouble(c.get(DEPARTURE_RATE_BITS)),
-                latencyTotal.getValueAtPercentile(50), latencyTotal.getValueAtPercentile(99), latencyTotal.getMaxValue());
+                Double.longBitsToDouble(c.get(DEMAND_RATE_BITS)), latencyTotal.getValueAtPercentile(50), latencyTotal.getValueAtPercentile(99), latencyTotal.getMaxValue());
     }
 }

@@ -18,11 +18,13 @@ public final class QueueStatistics {
     private final double departureRate;
     private final long latencyP50;
     private final long latencyP99;
+    private final double demandRate;
     private final long latencyMax;
 
     QueueStatistics(long arrivals, long arrivalBytes, long departures, long departureBytes, long overflowDrops,
-                    long deadlineMisses, long removedDrops, long backlog, double arrivalRate, double departureRate, long latencyP50,
-                    long latencyP99, long latencyMax) {
+                    long deadlineMisses, long removedDrops, long backlog, double arrivalRate, double departureRate,
+                    double demandRate, long latencyP50, long latencyP99, long latencyMax) {
+        this.demandRate = demandRate;
         this.arrivals = arrivals;
         this.arrivalBytes = arrivalBytes;
         this.departures = departures;
@@ -84,6 +86,14 @@ public final class QueueStatistics {
     /** Moving average of the sent load, bytes per second. */
     public double departureRate() {
         return departureRate;
+    }
+
+    /**
+     * Demand on the wire as congestion control sees it, bytes per second: arrivals with their IP
+     * and UDP headers, the moving average or the last period's rate if higher.
+     */
+    public double demandRate() {
+        return demandRate;
     }
 
     public long latencyP50Nanos() {

@@ -47,7 +47,8 @@ class ControlCodecTest {
     }
 
     private static final FlowReport REPORT = new FlowReport(1_790_000_000_000L, List.of(
-            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5, 17_280, 2_880), new FlowSample(8, 0, 0, 0, 0, 0, 0.0, 0.0, 0, 0)));
+            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5, 20_160.0, 17_280, 2_880),
+            new FlowSample(8, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0, 0)));
 
     @Test
     void reportsKeepEverySampleAndRefuseImpossibleValues() {
