@@ -20,6 +20,13 @@ class BandwidthReassignmentTest {
         return FlowSpec.of(id, c, assured, minimum, ceiling, 20, group);
     }
 
+    /** An HRT flow 1 (reserved 6,400 B/s, minimum 5,200, ceiling {@code hrtCeiling}) and a best-effort flow 2 (6,400, 600, 12,800), both of substation A. */
+    private static LinkFlowsStub hrtAndBestEffort(long hrtCeiling) {
+        return new LinkFlowsStub(2)
+                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, hrtCeiling, "A"))
+                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+    }
+
     private void run(LinkFlowsStub link) {
         decisions.clear();
         policy.reassign(link, 0, decisions::add);
@@ -82,9 +89,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void theLinksUnreservedCapacityIsGrantedBeforeAnyVictimLends() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(40_000);
         link.capacity = 6_400 + 6_400 + 3_000;
         link.demand[0] = 6_400 + 2_000;
         run(link);
@@ -102,9 +107,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void aRoundedNeedNeverPassesTheCeiling() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 9_050, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(9_050);
         link.demand[0] = 50_000;
         run(link);
         assertEquals(9_050, link.assured[0], "not the 9,100 of whole quanta");
@@ -112,9 +115,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void aShortFlowThatLeavesOrStopsBeingHrtClosesItsAlarm() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(40_000);
         link.demand[0] = 30_000;
         run(link);
         assertTrue(decisions.stream().anyMatch(d -> d.kind() == Decision.Kind.UNMET));
@@ -132,9 +133,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void theNeedStopsAtTheCeiling() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 9_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(9_000);
         link.demand[0] = 50_000;
         run(link);
         assertEquals(9_000, link.assured[0], "beyond its ceiling the excess is the flow's own");
@@ -143,9 +142,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void bandwidthReturnsToTheVictimsWhenDemandFalls() {
-        LinkFlowsStub link = new LinkFlowsStub(3)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(20_000);
         link.demand[0] = 9_600;
         run(link);
         assertEquals(3_200, link.assured[1]);
@@ -159,9 +156,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void aWobblingEstimateMovesNoRateButARealFallDoes() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(20_000);
         link.demand[0] = 9_600; // quantum: 100 B/s
         run(link);
         assertEquals(9_600, link.assured[0]);
@@ -179,9 +174,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void aNeedMovesInStepsNoFinerThanTheEstimateCanTell() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 40_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(40_000);
         link.resolution = 2_880; // one 288-byte event per 100 ms period
         link.demand[0] = 6_400 + 3_000;
         run(link);
@@ -222,9 +215,7 @@ class BandwidthReassignmentTest {
 
     @Test
     void aFlowReplacedInItsSlotStartsWithoutTheOldOnesHistory() {
-        LinkFlowsStub link = new LinkFlowsStub(2)
-                .flow(0, flow(1, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"))
-                .flow(1, flow(2, ServiceClass.BE, 6_400, 600, 12_800, "A"));
+        LinkFlowsStub link = hrtAndBestEffort(20_000);
         link.demand[0] = 9_600;
         run(link);
         link.flow(0, flow(5, ServiceClass.HRT, 6_400, 5_200, 20_000, "A"));
