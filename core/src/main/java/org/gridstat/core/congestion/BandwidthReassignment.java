@@ -16,7 +16,7 @@ import org.gridstat.core.time.Saturating;
  * reservations, bandwidth goes back to the victims as soon as the demand that took it falls.
  *
  * <p>Needs are counted in quanta (1/64 of the flow's reservation, and no less than one of its
- * events per estimator period, the estimate's resolution), and a need
+ * events per estimator period, the estimate's resolution), and a need (also one of a single quantum)
  * shrinks only once it has fallen by two quanta, so a demand estimate that wobbles from one
  * period to the next does not move rates, and notices, back and forth. A need no victim can cover
  * is reported {@link Decision.Kind#UNMET} once, again when it changes by a quantum or more, and
@@ -134,12 +134,18 @@ public final class BandwidthReassignment implements CongestionPolicy {
     private static long needOf(FlowSpec spec, double demand, long previous, long quantum) {
         long most = spec.ceilingRate() - spec.assuredRate(); // never past the ceiling, rounding included
         double wanted = Math.min(demand, spec.ceilingRate()) - spec.assuredRate();
-        if (!(wanted > 0)) {
+        if (Double.isNaN(wanted)) {
             return 0;
         }
-        double quanta = Math.ceil(wanted / quantum);
-        long need = quanta >= (double) most / quantum ? most : Math.min(most, (long) quanta * quantum);
-        return need < previous && need > previous - 2 * quantum ? Math.min(previous, most) : need;
+        long need = 0;
+        if (wanted > 0) {
+            double quanta = Math.ceil(wanted / quantum);
+            need = quanta >= (double) most / quantum ? most : Math.min(most, (long) quanta * quantum);
+        }
+        // A need falls only once the demand is two quanta below it, also to nothing: a flow that
+        // publishes at its reservation, a sample more in one period and less in the next, keeps
+        // what it was granted rather than moving rates every period.
+        return need < previous && wanted > previous - 2.0 * quantum ? Math.min(previous, most) : need;
     }
 
     /** A need's step: 1/64 of the reservation, and no finer than the estimator can tell (one event a period). */

@@ -188,6 +188,24 @@ class BandwidthReassignmentTest {
     }
 
     @Test
+    void aFlowPublishingAtItsReservationKeepsASmallGrantUntilItsDemandFallsTwoStepsBelow() {
+        LinkFlowsStub link = hrtAndBestEffort(40_000);
+        link.resolution = 2_880;
+        int moves = 0;
+        for (int period = 0; period < 10; period++) { // a sample more in one period, as many as reserved in the next
+            link.demand[0] = period % 2 == 0 ? 6_400 + 2_880 : 6_400;
+            run(link);
+            moves += decisions.size();
+        }
+        assertEquals(2, moves, "granted once (the flow and its victim), then held: " + decisions);
+        assertEquals(6_400 + 2_880, link.assured[0]);
+        link.demand[0] = 6_400 - 2_880 - 1; // two steps below the grant
+        run(link);
+        assertEquals(6_400, link.assured[0], "released");
+        assertEquals(6_400, link.assured[1], "and returned");
+    }
+
+    @Test
     void onlyHrtFlowsAreCongestedAndLrtNeverTakesFromBestEffort() {
         LinkFlowsStub link = new LinkFlowsStub(2)
                 .flow(0, flow(1, ServiceClass.LRT, 6_400, 2_600, 20_000, "A"))
