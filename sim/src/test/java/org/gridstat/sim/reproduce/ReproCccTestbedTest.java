@@ -3,9 +3,14 @@ package org.gridstat.sim.reproduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.sim.SimulationResult;
+import org.gridstat.sim.scenario.Scenario;
+import org.gridstat.sim.scenario.ScenarioFile;
 import org.gridstat.sim.reproduce.CccTestbed.Figures;
 import org.gridstat.sim.reproduce.CccTestbed.Row;
 import org.junit.jupiter.api.Test;
@@ -96,5 +101,21 @@ class ReproCccTestbedTest {
         assertEquals(ServiceClass.HRT, first.decision().flowClass());
         assertTrue(on.decisions().stream().anyMatch(d -> d.router().equals("overlay")
                 && d.decision().kind() == Decision.Kind.LENT && d.decision().flowClass() == ServiceClass.BE), "" + on.decisions());
+    }
+
+    /** The shipped scenario file is the testbed built in code (reassignment off, the thesis's rates), field by field. */
+    @Test
+    void theShippedFileIsTheTestbedBuiltInCode() {
+        Scenario built = CccTestbed.scenario(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(false, CccTestbed.PERIOD));
+        Scenario file = ScenarioFile.load(Path.of("scenarios", built.name() + ".yaml"), Map.of());
+        assertEquals(built.topology().toText(), file.topology().toText());
+        assertEquals(List.of(built.name(), built.durationNanos(), built.reportIntervalNanos(), built.seed(), built.admission(),
+                        built.links(), built.variables(), built.subscriptions(), built.rawSources(), built.timeline(),
+                        built.congestion().control(), built.congestion().estimator().periodNanos(),
+                        built.congestion().estimator().weight(), built.congestion().rates()),
+                List.of(file.name(), file.durationNanos(), file.reportIntervalNanos(), file.seed(), file.admission(),
+                        file.links(), file.variables(), file.subscriptions(), file.rawSources(), file.timeline(),
+                        file.congestion().control(), file.congestion().estimator().periodNanos(),
+                        file.congestion().estimator().weight(), file.congestion().rates()));
     }
 }
