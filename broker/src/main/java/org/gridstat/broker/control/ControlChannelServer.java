@@ -414,7 +414,8 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
                     LOG.warn("router {}: {}", router, why);
                 });
                 if (ignored > 0) {
-                    LOG.debug("router {} reported {} flow(s) the broker did not install", router, ignored);
+                    LOG.debug("router {}: {} flow sample(s) ignored: flows the broker did not install there, or older than"
+                            + " those kept", router, ignored);
                 }
             } else if (m instanceof ControlMessage.RouterReport report) {
                 if (counters.accept(router, report) > 0) {

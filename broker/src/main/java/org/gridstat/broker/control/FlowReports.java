@@ -8,7 +8,9 @@ import org.gridstat.core.control.ControlMessage.FlowSample;
 
 /**
  * The latest statistics each router reported for the flows the broker installed in it. Only
- * flows the broker knows of are kept, so a router cannot grow this beyond the flow table.
+ * flows the broker knows of are kept, so a router cannot grow this beyond the flow table; a
+ * sample older than the one kept (a report delayed or replayed) is ignored, so it cannot undo a
+ * newer one or raise an alarm the newer one cleared.
  */
 public final class FlowReports {
     /** A flow's latest sample and when the router took it (ms since 1970). */
@@ -17,7 +19,7 @@ public final class FlowReports {
 
     private final Map<String, Map<Long, Latest>> byRouter = new ConcurrentHashMap<>();
 
-    /** Keeps the report's samples of flows the router should hold; returns how many were ignored. */
+    /** Keeps the report's samples of flows the router should hold, unless older than those kept; returns how many were ignored. */
     int accept(String router, FlowReport report, Map<Long, ?> routerFlows) {
         return accept(router, report, routerFlows, s -> { });
     }
@@ -31,9 +33,10 @@ public final class FlowReports {
         m.keySet().retainAll(routerFlows.keySet());
         int ignored = 0;
         for (FlowSample s : report.flows()) {
-            if (routerFlows.containsKey(s.flowId())) {
-                Latest before = m.put(s.flowId(), new Latest(report.timeMillis(), s));
-                if (s.shortfall() > 0 && (before == null || before.sample().shortfall() == 0)) {
+            Latest kept = m.get(s.flowId());
+            if (routerFlows.containsKey(s.flowId()) && (kept == null || report.timeMillis() >= kept.timeMillis())) {
+                m.put(s.flowId(), new Latest(report.timeMillis(), s));
+                if (s.shortfall() > 0 && (kept == null || kept.sample().shortfall() == 0)) {
                     becameShort.accept(s);
                 }
             } else {
