@@ -1,5 +1,8 @@
 package org.gridstat.core.congestion;
 
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
@@ -18,9 +21,10 @@ import org.gridstat.core.time.Saturating;
  * <p>Needs are counted in quanta (1/64 of the flow's reservation, and no less than one of its
  * events per estimator period, the estimate's resolution), and a need (also one of a single quantum)
  * shrinks only once it has fallen by two quanta, so a demand estimate that wobbles from one
- * period to the next does not move rates, and notices, back and forth. A need no victim can cover
- * is reported {@link Decision.Kind#UNMET} once, again when it changes by a quantum or more, and
- * {@link Decision.Kind#MET} when it is covered. Nothing is allocated per call but the decisions.
+ * period to the next does not move rates, and notices, back and forth. A need neither the spare
+ * capacity nor a victim can cover is reported {@link Decision.Kind#UNMET} once, again when it changes by a quantum or more, and
+ * {@link Decision.Kind#MET} when it is covered (or its flow leaves, or stops being HRT). Nothing is
+ * allocated per call but the decisions, and the group numbering when the link's flows change.
  */
 public final class BandwidthReassignment implements CongestionPolicy {
     private static final int QUANTA_PER_RESERVATION = 64;
@@ -221,7 +225,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
 
     /** Numbers the flows' correlation groups, so lending compares ints; allocates, on a change of flows only. */
     private void numberGroups(LinkFlows flows, int n) {
-        java.util.Map<String, Integer> numbers = new java.util.HashMap<>();
+        Map<String, Integer> numbers = new HashMap<>();
         for (int s = 0; s < n; s++) {
             FlowSpec spec = flows.reserved(s);
             groupName[s] = spec == null ? null : spec.correlationGroup();
@@ -257,6 +261,6 @@ public final class BandwidthReassignment implements CongestionPolicy {
         hrtCount = 0;
         lrtCount = 0;
         beCount = 0;
-        java.util.Arrays.fill(flowAt, -1);
+        Arrays.fill(flowAt, -1);
     }
 }

@@ -415,10 +415,10 @@ public final class LinkScheduler<E> implements LinkFlows {
         return backlog;
     }
 
-    /** Folds the estimator's period into the moving averages if one has passed (and says so); cheap otherwise. */
-    public boolean maybeTick(long now) {
+    /** Folds the estimator's period into the moving averages if one has passed; cheap otherwise. */
+    public void maybeTick(long now) {
         if (now < nextTick || now <= lastTick) {
-            return false;
+            return;
         }
         double elapsed = Saturating.subtract(now, lastTick) / 1e9;
         double w = estimator.weight();
@@ -434,7 +434,6 @@ public final class LinkScheduler<E> implements LinkFlows {
         lastTick = now;
         nextTick = Saturating.add(now, estimator.periodNanos());
         periodEnded = true;
-        return true;
     }
 
     /**

@@ -8,6 +8,7 @@ final class LinkFlowsStub implements LinkFlows {
     final FlowSpec[] specs;
     final double[] demand;
     final long[] assured;
+    final long[] shortfall;
     /** The link's capacity: by default exactly what the flows reserve, so nothing is spare. */
     long capacity = -1;
 
@@ -15,6 +16,7 @@ final class LinkFlowsStub implements LinkFlows {
         specs = new FlowSpec[slots];
         demand = new double[slots];
         assured = new long[slots];
+        shortfall = new long[slots];
     }
 
     /** Puts a flow in {@code slot}, assured its reservation, demanding exactly that. */
@@ -41,7 +43,6 @@ final class LinkFlowsStub implements LinkFlows {
         return sum;
     }
 
-    final long[] shortfall = new long[64];
 
     @Override
     public void shortfall(int slot, long bytesPerSecond) {
