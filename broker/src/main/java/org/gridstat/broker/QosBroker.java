@@ -121,6 +121,9 @@ public final class QosBroker implements AutoCloseable {
         this.planner = new FlowPlanner((long) state.epoch() << 32, rates, id -> {
             PublishedVariable v = variables.byId(id);
             return v == null ? "" : v.correlationGroup(); // a flow's correlation group: its variable's substation
+        }, id -> {
+            RouterNode r = topology.router(id);
+            return r == null ? null : r.address();
         });
         this.admission = new AdmissionController(topology, testDeadlines);
         this.journal = journal;

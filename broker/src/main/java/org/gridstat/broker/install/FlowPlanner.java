@@ -12,6 +12,8 @@ import org.gridstat.broker.admission.AdmissionResult.Hop;
 import org.gridstat.broker.admission.SharedFlow;
 import org.gridstat.broker.admission.SubscriptionRequest;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
+import org.gridstat.core.control.ControlMessage.Upstream;
+import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 
@@ -28,11 +30,14 @@ import org.gridstat.core.sched.FlowSpec;
  */
 public final class FlowPlanner {
     /** One subscription's use of one router's out-link. */
-    private record Use(long subscriptionId, SubscriptionRequest request, long downstreamBudget, long minRestDelay) {
-        /** One subscription crossing the link on two of its paths (where they meet): the tighter of each. */
+    private record Use(long subscriptionId, SubscriptionRequest request, long downstreamBudget, long minRestDelay,
+                       java.util.Set<String> previous) {
+        /** One subscription crossing the link on two of its paths (where they meet): the tighter of each, both previous hops. */
         Use tightest(Use o) {
+            java.util.Set<String> both = new java.util.TreeSet<>(previous);
+            both.addAll(o.previous);
             return new Use(subscriptionId, request, Math.min(downstreamBudget, o.downstreamBudget),
-                    Math.min(minRestDelay, o.minRestDelay));
+                    Math.min(minRestDelay, o.minRestDelay), both);
         }
     }
 
@@ -46,6 +51,7 @@ public final class FlowPlanner {
     private final long versionBase;
     private final FlowRates rates;
     private final LongFunction<String> groupOf;
+    private final java.util.function.Function<String, Endpoint> addressOf;
     private long nextFlowId = 1;
 
     /** A planner whose flow versions start at 1. */
@@ -68,6 +74,16 @@ public final class FlowPlanner {
      * chooses victims.
      */
     public FlowPlanner(long versionBase, FlowRates rates, LongFunction<String> groupOf) {
+        this(versionBase, rates, groupOf, id -> null);
+    }
+
+    /**
+     * The same, naming in each flow the hops its events come from, with each router's data address
+     * ({@code addressOf} its id; {@code null}: not known), where congestion notices for the flow go.
+     */
+    public FlowPlanner(long versionBase, FlowRates rates, LongFunction<String> groupOf,
+                       java.util.function.Function<String, Endpoint> addressOf) {
+        this.addressOf = Objects.requireNonNull(addressOf, "addressOf");
         if (versionBase < 0) {
             throw new IllegalArgumentException("version base must not be negative");
         }
@@ -193,13 +209,16 @@ public final class FlowPlanner {
         }
         List<FlowKey> keys = new ArrayList<>();
         for (List<Hop> path : admitted.paths()) {
+            String previous = ""; // the publisher, before the path's first router
             for (Hop hop : path) {
                 String link = hop.next() != null ? hop.next() : request.subscriberLink();
                 FlowKey key = new FlowKey(hop.router(), link, request.variable().value());
                 keys.add(key);
                 uses.computeIfAbsent(key, k -> new LinkedHashMap<>()).merge(request.subscriptionId(),
-                        new Use(request.subscriptionId(), request, hop.downstreamBudgetNanos(), hop.minRestDelayNanos()),
+                        new Use(request.subscriptionId(), request, hop.downstreamBudgetNanos(), hop.minRestDelayNanos(),
+                                java.util.Set.of(previous)),
                         Use::tightest);
+                previous = hop.router();
             }
         }
         bySubscription.put(request.subscriptionId(), keys);
@@ -260,7 +279,9 @@ public final class FlowPlanner {
         long budget = Long.MAX_VALUE;
         long rest = Long.MAX_VALUE;
         long publisher = 0;
+        java.util.Set<String> previous = new java.util.TreeSet<>();
         for (Use use : uses) {
+            previous.addAll(use.previous());
             SubscriptionRequest r = use.request();
             shared.add(r);
             budget = Math.min(budget, use.downstreamBudget());
@@ -272,6 +293,13 @@ public final class FlowPlanner {
         String group = groupOf.apply(key.variableId());
         FlowSpec spec = FlowSpec.of(flowId, c, assured, rates.minimumOf(c, assured), rates.ceilingOf(c, assured),
                 FlowSpec.DEFAULT_BUFFER_EVENTS, group == null ? "" : group);
-        return new InstallFlow(version, key.variableId(), key.link(), spec, shared.intervals(), publisher, budget, rest);
+        List<Upstream> upstream = new ArrayList<>();
+        for (String p : previous) {
+            if (upstream.size() < InstallFlow.MAX_UPSTREAM) { // more than that many neighbours feeding one flow: the rest unnamed
+                upstream.add(p.isEmpty() ? Upstream.PUBLISHER : new Upstream(p, addressOf.apply(p)));
+            }
+        }
+        return new InstallFlow(version, key.variableId(), key.link(), spec, shared.intervals(), publisher, budget, rest,
+                upstream);
     }
 }

@@ -68,6 +68,23 @@ class FlowPlannerTest {
     }
 
     @Test
+    void eachFlowNamesTheHopsItsEventsComeFromThePublisherAtTheFirstRouterAndThePreviousRoutersAfterIt() {
+        org.gridstat.core.model.Endpoint r1 = org.gridstat.core.model.Endpoint.parse("127.0.0.1:7001");
+        FlowPlanner p = new FlowPlanner(0, FlowRates.DEFAULT, id -> "", id -> id.equals("r1") ? r1 : null);
+        SubscriptionRequest two = request(1, "r4", "sub-a", 20, 2, ServiceClass.BE);
+        p.add(two, (Admitted) admission.admit(two));
+        assertEquals(List.of(InstallFlow.class.cast(only(flowsOf(p, "r1"), "r2")).upstream().get(0)),
+                List.of(org.gridstat.core.control.ControlMessage.Upstream.PUBLISHER));
+        assertEquals(List.of(org.gridstat.core.control.ControlMessage.Upstream.PUBLISHER), only(flowsOf(p, "r1"), "r3").upstream());
+        assertEquals(List.of(new org.gridstat.core.control.ControlMessage.Upstream("r1", r1)),
+                only(flowsOf(p, "r2"), "r4").upstream(), "r1's address, where r2's notices for the variable go");
+        assertEquals(List.of(new org.gridstat.core.control.ControlMessage.Upstream("r2", null),
+                        new org.gridstat.core.control.ControlMessage.Upstream("r3", null)),
+                only(flowsOf(p, "r4"), "sub-a").upstream(), "the two disjoint paths meet at r4: both previous routers,"
+                        + " addresses not known");
+    }
+
+    @Test
     void subscriptionsSharingALinkShareOneFlowWithTheirIntervalsAndTheHighestRate() {
         subscribe(request(1, "r2", "sub-a", 60, 1, ServiceClass.LRT));
         List<Change> second = subscribe(request(2, "r2", "sub-b", 20, 1, ServiceClass.HRT));

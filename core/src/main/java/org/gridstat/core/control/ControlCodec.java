@@ -7,6 +7,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.gridstat.core.control.ControlFrame.Reject;
 import org.gridstat.core.control.ControlMessage.Ack;
 import org.gridstat.core.control.ControlMessage.FlowReport;
@@ -35,7 +36,8 @@ import org.gridstat.core.sched.FlowSpec;
  * InstallFlow  2: u64 version | u64 variable | string link | u64 flow id | u8 class | u64 assured |
  *                 u64 minimum | u64 ceiling | u32 buffer | u16 n | n x u64 interval |
  *                 u64 publisher interval | u64 downstream budget | u64 least rest-of-path delay |
- *                 string correlation group
+ *                 string correlation group | u8 n (at most 8) | n x (string previous router id (empty: the
+ *                 publisher) | string its data address (empty: not known))
  * RemoveFlow   3: u64 flow id | u64 version
  * SyncEnd      4: (nothing)
  * Ack          5: u64 acknowledged sequence
@@ -47,6 +49,9 @@ import org.gridstat.core.sched.FlowSpec;
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
  *                  m x (string link (1..255 bytes) | values figures); at most 32 links
  *   values:        u16 n (at most 24) | n x (string name (1..48 bytes) | u64 count)
+ * NoticePeer  10: string router id (empty: a publisher)
+ * Publishes   11: u16 n (at most 1024) | n x u64 variable
+ * CongestionNotice 12: u64 variable | u32 advised rate in Hz (0: no limit)
  * OutLinks     9: u16 n (at most 256) | n x (string name | string address (host:port) |
  *                 string priority address (empty: none) | u64 capacity | u8 hrt % | u8 lrt % | u8 be % |
  *                 u64 burst (0: default) | u32 mtu | u64 delay ns | f64 loss | u64 mean time between
@@ -56,13 +61,13 @@ import org.gridstat.core.sched.FlowSpec;
  * Decoding checks every length against what is left and every value against its domain; a body
  * that decodes must be consumed exactly. Nothing is thrown for bad input.
  *
- * <p>Schema 2 added InstallFlow's least rest-of-path delay. A peer of schema 1 is refused as a
+ * <p>Schema 2 added InstallFlow's least rest-of-path delay, schema 4 its previous hops. A peer of schema 1 is refused as a
  * whole (its Hello already) rather than understood in part: a router that took schema 2's SyncEnd
  * but refused its installs would drop every flow the broker had installed, while a refused
  * connection leaves them in force until both ends speak the same schema.
  */
 public final class ControlCodec {
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
     /** Largest body accepted: far above any real message, small enough to bound a reader's memory. */
     public static final int MAX_BODY = 64 * 1024;
     public static final int LENGTH_PREFIX = 4;
@@ -80,6 +85,9 @@ public final class ControlCodec {
     private static final int HEARTBEAT = 8;
     private static final int ROUTER_REPORT = 16;
     private static final int OUT_LINKS = 9;
+    private static final int NOTICE_PEER = 10;
+    private static final int PUBLISHES = 11;
+    private static final int NOTICE = 12;
 
     private ControlCodec() {
     }
@@ -109,6 +117,22 @@ public final class ControlCodec {
             }
             b.putLong(f.publisherIntervalNanos()).putLong(f.downstreamBudgetNanos()).putLong(f.minRestDelayNanos());
             string(b, s.correlationGroup());
+            b.put((byte) f.upstream().size());
+            for (ControlMessage.Upstream u : f.upstream()) {
+                string(b, u.router());
+                string(b, u.address() == null ? "" : u.address().toString());
+            }
+        } else if (m instanceof ControlMessage.NoticePeer p) {
+            b.put((byte) NOTICE_PEER).putLong(sequence);
+            string(b, p.routerId());
+        } else if (m instanceof ControlMessage.Publishes p) {
+            long[] variables = p.variableIds();
+            b.put((byte) PUBLISHES).putLong(sequence).putShort((short) variables.length);
+            for (long v : variables) {
+                b.putLong(v);
+            }
+        } else if (m instanceof ControlMessage.CongestionNotice n) {
+            b.put((byte) NOTICE).putLong(sequence).putLong(n.variableId()).putInt(n.rateHz());
         } else if (m instanceof RemoveFlow r) {
             b.put((byte) REMOVE).putLong(sequence).putLong(r.flowId()).putLong(r.version());
         } else if (m instanceof SyncEnd) {
@@ -205,7 +229,9 @@ public final class ControlCodec {
             throw new IllegalArgumentException("at most " + MAX_INTERVALS + " intervals per flow, got "
                     + f.intervalsNanos().length);
         }
-        for (String s : new String[] {f.link(), f.spec().correlationGroup()}) {
+        java.util.List<String> strings = new java.util.ArrayList<>(List.of(f.link(), f.spec().correlationGroup()));
+        f.upstream().forEach(u -> strings.add(u.router()));
+        for (String s : strings) {
             int bytes = s.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > MAX_STRING) {
                 throw new IllegalArgumentException("string of " + bytes + " bytes exceeds " + MAX_STRING);
@@ -271,6 +297,16 @@ public final class ControlCodec {
                 case HEARTBEAT:
                     m = new Heartbeat();
                     break;
+                case NOTICE_PEER:
+                    m = new ControlMessage.NoticePeer(string(b));
+                    break;
+                case PUBLISHES:
+                    m = publishes(b);
+                    break;
+                case NOTICE:
+                    long variable = b.getLong();
+                    m = new ControlMessage.CongestionNotice(variable, b.getInt());
+                    break;
                 default:
                     return ControlFrame.refused(Reject.UNKNOWN_TYPE, "message type " + type);
             }
@@ -283,6 +319,21 @@ public final class ControlCodec {
         } catch (IllegalArgumentException e) {
             return ControlFrame.refused(Reject.BAD_FIELD, e.getMessage());
         }
+    }
+
+    private static ControlMessage.Publishes publishes(ByteBuffer b) {
+        int n = b.getShort() & 0xFFFF;
+        if (n > ControlMessage.Publishes.MAX_VARIABLES) {
+            throw new IllegalArgumentException(n + " variables, at most " + ControlMessage.Publishes.MAX_VARIABLES);
+        }
+        if (n * 8 > b.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        long[] variables = new long[n];
+        for (int i = 0; i < n; i++) {
+            variables[i] = b.getLong();
+        }
+        return new ControlMessage.Publishes(variables);
     }
 
     private static FlowReport report(ByteBuffer b) {
@@ -371,11 +422,21 @@ public final class ControlCodec {
         long budget = b.getLong();
         long rest = b.getLong();
         String group = string(b);
+        int hops = b.get() & 0xFF;
+        if (hops > InstallFlow.MAX_UPSTREAM) {
+            throw new IllegalArgumentException(hops + " previous hops, at most " + InstallFlow.MAX_UPSTREAM);
+        }
+        java.util.List<ControlMessage.Upstream> upstream = new java.util.ArrayList<>(hops);
+        for (int i = 0; i < hops; i++) {
+            String router = string(b);
+            String address = string(b);
+            upstream.add(new ControlMessage.Upstream(router, address.isEmpty() ? null : endpoint(address)));
+        }
         if (version < 1 || variable == 0 || publisher < 0 || budget < 0 || rest < 0) {
             throw new IllegalArgumentException("version, variable id, publisher interval, budget or rest delay out of range");
         }
         return new InstallFlow(version, variable, link, FlowSpec.of(flowId, c, assured, minimum, ceiling, buffer, group),
-                intervals, publisher, budget, rest);
+                intervals, publisher, budget, rest, upstream);
     }
 
     private static String string(ByteBuffer b) {

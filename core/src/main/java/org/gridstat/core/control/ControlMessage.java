@@ -20,8 +20,12 @@ public sealed interface ControlMessage {
      * {@code version}. See {@link org.gridstat.core.forward.FlowEntry} for the fields' meaning.
      */
     record InstallFlow(long version, long variableId, String link, FlowSpec spec, long[] intervalsNanos,
-                       long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos)
+                       long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos,
+                       java.util.List<Upstream> upstream)
             implements ControlMessage {
+        /** The most previous hops one flow names. */
+        public static final int MAX_UPSTREAM = 8;
+
         public InstallFlow {
             Objects.requireNonNull(link, "link");
             Objects.requireNonNull(spec, "spec");
@@ -29,12 +33,29 @@ public sealed interface ControlMessage {
                 throw new IllegalArgumentException("flow " + spec.flowId() + ": least rest-of-path delay must not be negative");
             }
             intervalsNanos = intervalsNanos.clone();
+            upstream = java.util.List.copyOf(new java.util.LinkedHashSet<>(upstream));
+            if (upstream.size() > MAX_UPSTREAM) {
+                throw new IllegalArgumentException("flow " + spec.flowId() + ": " + upstream.size()
+                        + " previous hops, at most " + MAX_UPSTREAM);
+            }
+        }
+
+        /** A flow whose previous hops are not known: congestion notices for it go no further upstream. */
+        public InstallFlow(long version, long variableId, String link, FlowSpec spec, long[] intervalsNanos,
+                           long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos) {
+            this(version, variableId, link, spec, intervalsNanos, publisherIntervalNanos, downstreamBudgetNanos,
+                    minRestDelayNanos, java.util.List.of());
         }
 
         /** The flow as the router holds it, on its out-link number {@code outLink} (the one named {@link #link}). */
         public org.gridstat.core.forward.FlowEntry entry(int outLink) {
+            return entry(outLink, new int[0]);
+        }
+
+        /** As {@link #entry(int)}, with {@link #upstream} numbered by the router ({@code FlowEntry.PUBLISHER}: the publisher). */
+        public org.gridstat.core.forward.FlowEntry entry(int outLink, int[] upstreamHops) {
             return new org.gridstat.core.forward.FlowEntry(version, variableId, outLink, spec, intervalsNanos,
-                    publisherIntervalNanos, downstreamBudgetNanos, minRestDelayNanos);
+                    publisherIntervalNanos, downstreamBudgetNanos, minRestDelayNanos, upstreamHops);
         }
 
         /** A flow whose rest of path has no known least delay (0). */
@@ -51,7 +72,7 @@ public sealed interface ControlMessage {
         /** The same flow content under another version. */
         public InstallFlow withVersion(long newVersion) {
             return new InstallFlow(newVersion, variableId, link, spec, intervalsNanos, publisherIntervalNanos,
-                    downstreamBudgetNanos, minRestDelayNanos);
+                    downstreamBudgetNanos, minRestDelayNanos, upstream);
         }
 
         @Override
@@ -59,12 +80,101 @@ public sealed interface ControlMessage {
             return o instanceof InstallFlow f && f.version == version && f.variableId == variableId && f.link.equals(link)
                     && f.spec.equals(spec) && Arrays.equals(f.intervalsNanos, intervalsNanos)
                     && f.publisherIntervalNanos == publisherIntervalNanos && f.downstreamBudgetNanos == downstreamBudgetNanos
-                    && f.minRestDelayNanos == minRestDelayNanos;
+                    && f.minRestDelayNanos == minRestDelayNanos && f.upstream.equals(upstream);
         }
 
         @Override
         public int hashCode() {
             return Objects.hash(version, variableId, link, spec, Arrays.hashCode(intervalsNanos));
+        }
+    }
+
+    /**
+     * A hop a flow's events come from: the router of that id, with its data address where the
+     * broker's topology gives it (its congestion notices go to that address, on TCP), or, for the
+     * empty id, the publisher: the router holding the flow is its first hop.
+     *
+     * @param address the router's data address, or {@code null}: not known (and always for the publisher)
+     */
+    record Upstream(String router, Endpoint address) {
+        public static final Upstream PUBLISHER = new Upstream("", null);
+
+        public Upstream {
+            Objects.requireNonNull(router, "router id");
+            if (router.isEmpty() && address != null) {
+                throw new IllegalArgumentException("the publisher has no router address");
+            }
+        }
+
+        public boolean isPublisher() {
+            return router.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return isPublisher() ? "publisher" : address == null ? router : router + "@" + address;
+        }
+    }
+
+    /**
+     * Opens a congestion-notice connection: a router introduces itself by its id (its neighbours'
+     * out-links are named by it), a publisher by the empty id. First on every such connection.
+     */
+    record NoticePeer(String routerId) implements ControlMessage {
+        public NoticePeer {
+            Objects.requireNonNull(routerId, "router id");
+        }
+    }
+
+    /** A publisher names the variables it publishes, so their first router sends it their notices. */
+    record Publishes(long[] variableIds) implements ControlMessage {
+        /** The most variables one message names; a publisher with more sends several. */
+        public static final int MAX_VARIABLES = 1024;
+
+        public Publishes {
+            if (variableIds.length > MAX_VARIABLES) {
+                throw new IllegalArgumentException(variableIds.length + " variables, at most " + MAX_VARIABLES);
+            }
+            variableIds = variableIds.clone();
+            for (long v : variableIds) {
+                if (v == 0) {
+                    throw new IllegalArgumentException("variable id 0 is reserved");
+                }
+            }
+        }
+
+        @Override
+        public long[] variableIds() {
+            return variableIds.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Publishes p && Arrays.equals(p.variableIds, variableIds);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(variableIds);
+        }
+    }
+
+    /**
+     * A congestion notice: the sender wants at most {@code rateHz} samples per second of the
+     * variable from the receiver, on the receiver's sample grid of that rate (0: no limit any more).
+     * State, not a delta: a repeated or resent notice changes nothing. Acknowledged.
+     */
+    record CongestionNotice(long variableId, int rateHz) implements ControlMessage {
+        /** The highest rate a notice may name, samples per second. */
+        public static final int MAX_RATE_HZ = 1_000_000;
+
+        public CongestionNotice {
+            if (variableId == 0) {
+                throw new IllegalArgumentException("variable id 0 is reserved");
+            }
+            if (rateHz < 0 || rateHz > MAX_RATE_HZ) {
+                throw new IllegalArgumentException("advised rate " + rateHz + " Hz, 0.." + MAX_RATE_HZ + " allowed");
+            }
         }
     }
 

@@ -42,9 +42,12 @@ public final class SampleGrid {
         return new SampleGrid(intervalNanos, 0);
     }
 
+    /** The highest whole rate a grid is made for, samples per second. */
+    public static final int MAX_RATE_HZ = 1_000_000;
+
     /** The grid of a whole number of samples per second. */
     public static SampleGrid ofRate(int hz) {
-        if (hz < 1 || hz > 1_000_000) {
+        if (hz < 1 || hz > MAX_RATE_HZ) {
             throw new IllegalArgumentException("rate must be 1..1000000 Hz, got " + hz);
         }
         return new SampleGrid(Math.round((double) SECOND / hz), hz);

@@ -15,7 +15,8 @@ public enum EngineCounter implements CounterDescriptor {
     COMMANDS_REJECTED("flow commands refused: unknown out-link, no free slot, a second flow of a variable on a link"),
     RATES_REASSIGNED("assured rates congestion control moved away from, or back to, a flow's reservation"),
     NEEDS_UNMET("congested HRT flows' needs no victim could cover (an alarm for the broker), or that changed since"),
-    NEEDS_MET("needs reported unmet that were covered again");
+    NEEDS_MET("needs reported unmet that were covered again"),
+    HELD("copies held back by a congestion hold: the next hop asked for fewer samples of the variable");
 
     private final String description;
 

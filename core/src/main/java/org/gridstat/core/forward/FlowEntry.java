@@ -14,6 +14,9 @@ import org.gridstat.core.sched.FlowSpec;
  * end-to-end deadline comes before now plus that delay can no longer make it. Versions order the updates of one flow.
  */
 public final class FlowEntry {
+    /** In {@link #upstreamHops()}: the flow's events come from the publisher; this router is the first hop. */
+    public static final int PUBLISHER = -1;
+
     private final long version;
     private final long variableId;
     private final int outLink;
@@ -22,6 +25,7 @@ public final class FlowEntry {
     private final long publisherIntervalNanos;
     private final long downstreamBudgetNanos;
     private final long minRestDelayNanos;
+    private final int[] upstreamHops;
 
     /** A flow whose rest of path has no known least delay: 0, so no event is given up on before its end-to-end deadline. */
     public FlowEntry(long version, long variableId, int outLink, FlowSpec spec, long[] intervalsNanos,
@@ -31,6 +35,17 @@ public final class FlowEntry {
 
     public FlowEntry(long version, long variableId, int outLink, FlowSpec spec, long[] intervalsNanos,
                      long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos) {
+        this(version, variableId, outLink, spec, intervalsNanos, publisherIntervalNanos, downstreamBudgetNanos,
+                minRestDelayNanos, new int[0]);
+    }
+
+    /**
+     * @param upstreamHops where the flow's events come from, as the caller numbers the hops before
+     *                     this router ({@link #PUBLISHER}: the publisher); none: not known, and
+     *                     congestion notices for the flow go no further upstream
+     */
+    public FlowEntry(long version, long variableId, int outLink, FlowSpec spec, long[] intervalsNanos,
+                     long publisherIntervalNanos, long downstreamBudgetNanos, long minRestDelayNanos, int[] upstreamHops) {
         Objects.requireNonNull(spec, "flow spec");
         if (version < 1) {
             throw new IllegalArgumentException("flow " + spec.flowId() + ": version must be positive");
@@ -60,6 +75,12 @@ public final class FlowEntry {
         this.publisherIntervalNanos = publisherIntervalNanos;
         this.downstreamBudgetNanos = downstreamBudgetNanos;
         this.minRestDelayNanos = minRestDelayNanos;
+        for (int h : upstreamHops) {
+            if (h < PUBLISHER) {
+                throw new IllegalArgumentException("flow " + spec.flowId() + ": upstream hop " + h + " is not a hop number");
+            }
+        }
+        this.upstreamHops = upstreamHops.clone();
     }
 
     public long flowId() {
@@ -97,6 +118,11 @@ public final class FlowEntry {
     /** The least delay of the path after this hop, ns: propagation and transmission, no queueing. */
     public long minRestDelayNanos() {
         return minRestDelayNanos;
+    }
+
+    /** The hops the flow's events come from ({@link #PUBLISHER} among them: the publisher); empty: not known. */
+    public int[] upstreamHops() {
+        return upstreamHops.clone();
     }
 
     boolean sameFilter(FlowEntry o) {

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import org.gridstat.core.congestion.CongestionPolicy;
 import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.filter.RateFilter;
+import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.LinkScheduler;
@@ -56,6 +57,9 @@ public final class ForwardingEngine<E> {
         final FlowEntry entry;
         final int slot;
         final RateFilter filter;
+        /** Congestion control's hold: the samples of this rate's grid only; {@code null}: none. */
+        RateFilter hold;
+        int holdHz;
 
         Binding(FlowEntry entry, int slot, RateFilter filter) {
             this.entry = entry;
@@ -285,6 +289,10 @@ public final class ForwardingEngine<E> {
         }
         int queued = 0;
         for (Binding b : flows) {
+            if (b.hold != null && !b.hold.accept(sourceTimeNanos)) { // first: the filter then picks among what is held
+                counters.increment(EngineCounter.HELD.ordinal());
+                continue;
+            }
             if (b.filter != null && !b.filter.accept(sourceTimeNanos)) {
                 counters.increment(EngineCounter.FILTERED.ordinal());
                 continue;
@@ -371,6 +379,71 @@ public final class ForwardingEngine<E> {
         policies[link].reassign(links[link], monoNow, decisionSinks[link]);
     }
 
+    /**
+     * Holds a flow to {@code rateHz} samples per second, the samples of that rate's grid as a rate
+     * filter picks them ({@link RateFilter}), before its own filter; 0 lifts the hold. A hold is
+     * congestion control's: it outlives a new version of the flow, not its removal. On the
+     * data-path thread.
+     *
+     * @return whether the flow is installed here
+     */
+    public boolean hold(long flowId, int rateHz) {
+        if (rateHz < 0) {
+            throw new IllegalArgumentException("a hold's rate must not be negative, got " + rateHz);
+        }
+        Binding b = byFlow.get(flowId);
+        if (b == null) {
+            return false;
+        }
+        setHold(b, rateHz);
+        return true;
+    }
+
+    private static void setHold(Binding b, int rateHz) {
+        if (rateHz == b.holdHz) {
+            return;
+        }
+        b.holdHz = rateHz;
+        b.hold = rateHz == 0 ? null
+                : new RateFilter(new long[] {SampleGrid.ofRate(rateHz).intervalNanos()}, b.entry.publisherIntervalNanos());
+    }
+
+    /** The rate a flow is held to (0: none), or -1 if it is not installed; on the data-path thread. */
+    public int heldRate(long flowId) {
+        Binding b = byFlow.get(flowId);
+        return b == null ? -1 : b.holdHz;
+    }
+
+    /** The flows of a variable (none: no flow here); on the data-path thread. */
+    public FlowEntry[] flowsOf(long variableId) {
+        Binding[] flows = byVariable.get(variableId);
+        if (flows == null) {
+            return new FlowEntry[0];
+        }
+        FlowEntry[] out = new FlowEntry[flows.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = flows[i].entry;
+        }
+        return out;
+    }
+
+    /** How many flows are installed. */
+    public int flowCountHint() {
+        return installed.size();
+    }
+
+    /** The installed flow of this id, or {@code null}; on the data-path thread. */
+    public FlowEntry flow(long flowId) {
+        Binding b = byFlow.get(flowId);
+        return b == null ? null : b.entry;
+    }
+
+    /** A flow's mean event size on the wire so far, bytes (0: nothing queued yet), or -1 if it is not installed. */
+    public double meanWireBytes(long flowId) {
+        Binding b = byFlow.get(flowId);
+        return b == null ? -1 : links[b.entry.outLink()].meanWireBytes(b.slot);
+    }
+
     /** Removes every flow, releasing every queued event; for shutdown, on the owning thread. */
     public void close() {
         List<Binding> all = new ArrayList<>();
@@ -402,7 +475,11 @@ public final class ForwardingEngine<E> {
         if (old != null && old.entry.outLink() == e.outLink() && old.entry.variableId() == e.variableId()) {
             links[e.outLink()].modifyFlow(old.slot, e.spec(), now);
             RateFilter filter = old.entry.sameFilter(e) ? old.filter : filterOf(e);
-            replaceBinding(old, new Binding(e, old.slot, filter));
+            Binding fresh = new Binding(e, old.slot, filter);
+            if (old.hold != null) { // a hold is congestion control's, kept over the broker's changes like the assured layer
+                setHold(fresh, old.holdHz);
+            }
+            replaceBinding(old, fresh);
         } else {
             int slot;
             try {

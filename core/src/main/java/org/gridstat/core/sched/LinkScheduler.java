@@ -229,6 +229,11 @@ public final class LinkScheduler<E> implements LinkFlows {
         return (long) Math.ceil(flowCounters[slot].meanWireBytes() * 1e9 / estimator.periodNanos());
     }
 
+    /** The flow's mean event size on the wire so far, bytes (frame and IP and UDP headers; 0: none yet). */
+    public double meanWireBytes(int slot) {
+        return flowCounters[slot].meanWireBytes();
+    }
+
     @Override
     public long assured(int slot) {
         return assured[slot];

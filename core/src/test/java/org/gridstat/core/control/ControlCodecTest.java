@@ -25,6 +25,44 @@ class ControlCodecTest {
     static final InstallFlow INSTALL = new InstallFlow(3, 42, "r2", FlowSpec.of(7, ServiceClass.HRT, 15_600, 5_200,
             31_200, 20, "utilityA/sub1"), new long[] {16_666_667L, 50_000_000L}, 16_666_667L, 10_000_000L, 2_123_456L);
 
+    static final InstallFlow INSTALL_WITH_UPSTREAM = new InstallFlow(3, 42, "r2", INSTALL.spec(), INSTALL.intervalsNanos(),
+            16_666_667L, 10_000_000L, 2_123_456L, List.of(ControlMessage.Upstream.PUBLISHER,
+            new ControlMessage.Upstream("r0", Endpoint.parse("127.0.0.1:9480")), new ControlMessage.Upstream("r9", null)));
+
+    @Test
+    void congestionNoticesAndPreviousHopsAreBoundedAndCheckedLikeEveryField() {
+        assertNotEquals(INSTALL, INSTALL_WITH_UPSTREAM, "changed previous hops are a changed flow");
+        assertEquals(INSTALL_WITH_UPSTREAM.upstream(), INSTALL_WITH_UPSTREAM.withVersion(4).upstream());
+        byte[] notice = ControlCodec.encode(1, new ControlMessage.CongestionNotice(42, 20));
+        ByteBuffer.wrap(notice).putInt(notice.length - 4, ControlMessage.CongestionNotice.MAX_RATE_HZ + 1);
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(notice, 4, notice.length - 4)).detail().contains("Hz"));
+        ByteBuffer.wrap(notice).putInt(notice.length - 4, -1);
+        assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(notice, 4, notice.length - 4));
+        byte[] zero = ControlCodec.encode(1, new ControlMessage.CongestionNotice(42, 20));
+        ByteBuffer.wrap(zero).putLong(4 + 10, 0);
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(zero, 4, zero.length - 4)).detail().contains("reserved"));
+
+        byte[] many = ControlCodec.encode(1, new ControlMessage.Publishes(new long[] {1, 2}));
+        ByteBuffer.wrap(many).putShort(4 + 10, (short) (ControlMessage.Publishes.MAX_VARIABLES + 1));
+        assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(many, 4, many.length - 4));
+        ByteBuffer.wrap(many).putShort(4 + 10, (short) 3); // more named than the body holds
+        assertReject(Reject.TRUNCATED, ByteBuffer.wrap(many, 4, many.length - 4));
+        assertThrows(IllegalArgumentException.class, () -> new ControlMessage.Publishes(new long[ControlMessage.Publishes.MAX_VARIABLES + 1]));
+
+        List<ControlMessage.Upstream> nine = new java.util.ArrayList<>();
+        for (int i = 0; i < InstallFlow.MAX_UPSTREAM + 1; i++) {
+            nine.add(new ControlMessage.Upstream("r" + i, null));
+        }
+        assertThrows(IllegalArgumentException.class, () -> new InstallFlow(3, 42, "r2", INSTALL.spec(), new long[0], 0, 0, 0, nine));
+        assertThrows(IllegalArgumentException.class, () -> new ControlMessage.Upstream("", Endpoint.parse("127.0.0.1:1")),
+                "the publisher has no router address");
+        byte[] hops = ControlCodec.encode(1, INSTALL_WITH_UPSTREAM);
+        int count = hops.length - (1 + (2 + 2) + (2 + 2 + 2 + 14) + (2 + 2 + 2)); // the count, ""/"", r0/127.0.0.1:9480, r9/""
+        assertEquals(3, hops[count]);
+        hops[count] = (byte) (InstallFlow.MAX_UPSTREAM + 1);
+        assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(hops, 4, hops.length - 4));
+    }
+
     private static ControlFrame roundTrip(long seq, ControlMessage m) {
         byte[] frame = ControlCodec.encode(seq, m);
         assertEquals(frame.length - 4, ByteBuffer.wrap(frame).getInt(), "length prefix");
@@ -35,7 +73,9 @@ class ControlCodecTest {
     void everyMessageRoundTrips() {
         List<ControlMessage> all = List.of(new Hello("router-7/α"), INSTALL, new RemoveFlow(7, 4), new SyncEnd(),
                 new Ack(99), new Nack(100, "link r9 does not exist"), REPORT, new FlowReport(5, List.of()),
-                new ControlMessage.Heartbeat());
+                new ControlMessage.Heartbeat(), new ControlMessage.NoticePeer("r2"), new ControlMessage.NoticePeer(""),
+                new ControlMessage.Publishes(new long[] {42, -7}), new ControlMessage.CongestionNotice(42, 20),
+                new ControlMessage.CongestionNotice(-7, 0), INSTALL_WITH_UPSTREAM);
         long seq = 1;
         for (ControlMessage m : all) {
             ControlFrame f = roundTrip(seq, m);
@@ -167,16 +207,15 @@ class ControlCodecTest {
                 ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(java.nio.file.Files.readAllBytes(p)));
                 if (name.equals("install-schema1")) {
                     assertEquals(Reject.UNSUPPORTED_VERSION, f.reject(), f.toString());
-                    assertEquals("schema version 1, this end speaks 3", f.detail());
+                    assertEquals("schema version 1, this end speaks 4", f.detail());
                 } else {
                     assertTrue(f.valid(), name + ": " + f);
                     valid.add(f.message().getClass().getSimpleName());
                 }
             }
         }
-        assertEquals(java.util.Set.of("Ack", "FlowReport", "Heartbeat", "Hello", "InstallFlow", "Nack", "OutLinks",
-                "RemoveFlow",
-                "SyncEnd"), valid);
+        assertEquals(java.util.Set.of("Ack", "CongestionNotice", "FlowReport", "Heartbeat", "Hello", "InstallFlow", "Nack",
+                "NoticePeer", "OutLinks", "Publishes", "RemoveFlow", "SyncEnd"), valid);
     }
 
     @Test
@@ -186,7 +225,7 @@ class ControlCodecTest {
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, good.length - 10));
         assertReject(Reject.OVERSIZE, ByteBuffer.allocate(ControlCodec.MAX_BODY + 1));
         byte[] v4 = good.clone();
-        v4[4] = 4;
+        v4[4] = 5;
         assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v4, 4, v4.length - 4));
         byte[] type = good.clone();
         type[5] = 77;
