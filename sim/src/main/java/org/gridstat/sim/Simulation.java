@@ -89,6 +89,9 @@ public final class Simulation {
 
     private final boolean checking;
     private final List<SimulationResult.CongestionDecision> decisions = new ArrayList<>();
+    private final List<SimulationResult.Notice> notices = new ArrayList<>();
+    /** The routers' ids by hop number, as flows name their previous hops. */
+    private final List<String> hops = new ArrayList<>();
 
     private Simulation(Scenario scenario, boolean checking) {
         this.scenario = scenario;
@@ -221,8 +224,13 @@ public final class Simulation {
         }
         for (RouterNode r : t.routers()) {
             Scenario.Congestion c = scenario.congestion();
-            routers.put(r.id(), new SimRouter(r.id(), loop, outLinks.get(r.id()), flowsPerLink.get(r.id()), trust, EPOCH_BASE, 0,
-                    references, c.estimator(), c.control() ? this::decided : null));
+            SimRouter router = new SimRouter(r.id(), loop, outLinks.get(r.id()), flowsPerLink.get(r.id()), trust, EPOCH_BASE, 0,
+                    references, c.estimator(), c.control() ? this::decided : null);
+            if (c.notices()) {
+                router.useNotices(this::advised);
+            }
+            routers.put(r.id(), router);
+            hops.add(r.id());
         }
         for (String name : scenario.links().keySet()) {
             if (!links.containsKey(name)) {
@@ -297,6 +305,86 @@ public final class Simulation {
         return true;
     }
 
+    /**
+     * A congestion notice from {@code router} to its previous hop: a router, after the propagation
+     * delay of the link between them, or the variable's publisher (beside its router: at once). The
+     * channel is reliable and apart from the data (a TCP connection's control traffic, which the
+     * thesis gives the highest priority): it loses nothing and queues behind no event.
+     */
+    private void advised(String router, int hop, long variableId, int rateHz) {
+        long now = loop.now();
+        if (hop == FlowEntry.PUBLISHER) {
+            publishers.forEach((name, p) -> {
+                if (p.variableId() == variableId && routerOf(name).equals(router)) {
+                    int at = note(new SimulationResult.Notice(now, now, router, name, variableId, rateHz, -1));
+                    p.advise(rateHz, at < 0 ? null : held -> notices.set(at, notices.get(at).withFirstHeldAt(held)));
+                }
+            });
+            return;
+        }
+        String upstream = hops.get(hop);
+        Link l = scenario.topology().link(upstream, router);
+        long arrives = now + (l == null ? 0 : l.delayNanos());
+        loop.at(arrives, () -> {
+            if (routers.get(upstream).noticed(router, variableId, rateHz) != null) {
+                note(new SimulationResult.Notice(now, arrives, router, upstream, variableId, rateHz, -1));
+            }
+        });
+    }
+
+    /**
+     * A router crashed: its notice channels close. What it asked of its previous hops lifts there,
+     * and its publishers are no longer held, as a real one's TCP connections tell them.
+     */
+    private void noticesLost(String router) {
+        if (!scenario.congestion().notices()) {
+            return;
+        }
+        routers.values().forEach(up -> {
+            int link = up.outLink(router);
+            if (up.relay() != null && link >= 0) {
+                up.relay().linkLost(link);
+            }
+        });
+        publishers.forEach((name, p) -> {
+            if (routerOf(name).equals(router)) {
+                p.advise(0);
+            }
+        });
+    }
+
+    /** A router restarted: each next hop sends it again what it asks of it, as on a reconnected channel. */
+    private void noticesReconnect(String router) {
+        if (!scenario.congestion().notices()) {
+            return;
+        }
+        int hop = hops.indexOf(router);
+        routers.values().forEach(down -> {
+            if (down.relay() != null && down.up()) {
+                down.relay().adviceFor(hop, (h, variable, rate) -> advised(down.id(), h, variable, rate));
+            }
+        });
+    }
+
+    /** Keeps a notice (the first {@link SimulationResult#MAX_DECISIONS}); returns its place, or -1 if not kept. */
+    private int note(SimulationResult.Notice n) {
+        if (notices.size() < SimulationResult.MAX_DECISIONS) {
+            notices.add(n);
+            return notices.size() - 1;
+        }
+        return -1;
+    }
+
+    private String routerOf(String variable) {
+        return scenario.variables().stream().filter(v -> v.name().equals(variable)).findFirst().orElseThrow().router();
+    }
+
+    /** The flow's previous hops as numbers of {@link #hops}. */
+    private int[] hopsOf(List<ControlMessage.Upstream> upstream) {
+        return upstream.stream().mapToInt(u -> u.isPublisher() ? FlowEntry.PUBLISHER : hops.indexOf(u.router()))
+                .filter(h -> h >= FlowEntry.PUBLISHER).toArray();
+    }
+
     /** Sends the broker's flow changes to the simulated routers, at once, as a connected control channel does. */
     private final class Installer implements FlowInstaller {
         @Override
@@ -307,7 +395,7 @@ public final class Simulation {
                 throw new IllegalStateException("router " + router + " has no out-link '" + flow.link() + "'");
             }
             flowPlaces.put(flow.spec().flowId(), new Object[] {r, link});
-            r.submit(FlowCommand.install(flow.entry(link)));
+            r.submit(FlowCommand.install(flow.entry(link, hopsOf(flow.upstream()))));
         }
 
         @Override
@@ -317,6 +405,16 @@ public final class Simulation {
     }
 
     // --- the run -------------------------------------------------------------------------------
+
+    private Map<String, Long> held() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        publishers.forEach((name, p) -> {
+            if (p.held() > 0) {
+                out.put(name, p.held());
+            }
+        });
+        return out;
+    }
 
     /** Runs the scenario to its end; once. */
     public SimulationResult execute() {
@@ -453,9 +551,11 @@ public final class Simulation {
                 r.restart();
                 broker.flows().getOrDefault(rs.router(), List.of()).forEach(f -> new Installer().install(rs.router(), f));
                 rawFlows.getOrDefault(rs.router(), List.of()).forEach(e -> r.submit(FlowCommand.install(e)));
+                noticesReconnect(rs.router());
             } else {
                 retire(r);
                 r.crash();
+                noticesLost(rs.router());
             }
         } else if (c instanceof Scenario.Unsubscribe u) {
             Long id = subscriptionIds.get(u.label());
@@ -547,6 +647,6 @@ public final class Simulation {
                 l.datagramsDelivered(), l.datagramsLost(SimLink.Loss.QUEUE), l.datagramsLost(SimLink.Loss.WIRE),
                 l.datagramsLost(SimLink.Loss.DOWN), l.packetsOnWire(), l.bytesOnWire())));
         return new SimulationResult(scenario.name(), scenario.seed(), scenario.durationNanos(), admissions, rows,
-                summaries, raw, linkFigures, loop.executed(), decisions);
+                summaries, raw, linkFigures, loop.executed(), decisions, notices, held());
     }
 }

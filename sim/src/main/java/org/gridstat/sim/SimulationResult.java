@@ -19,12 +19,33 @@ import org.gridstat.sim.metrics.FlowInterval;
  */
 public record SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
                                List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
-                               Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions) {
+                               Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions,
+                               List<Notice> notices, Map<String, Long> heldAtSource) {
     /** Decisions a run keeps, the first ones; later ones are not kept (a run without congestion control has none). */
     public static final int MAX_DECISIONS = 100_000;
 
     /** What a router's congestion control decided, when, on which out-link. */
     public record CongestionDecision(long atNanos, String router, String link, Decision decision) {
+    }
+
+    /**
+     * A congestion notice a router sent: when, from which router, to which hop (a router's id, or
+     * the publisher's variable name), for which variable, the rate advised (0: the hold lifts),
+     * when it arrived, and, at a publisher, when it first held a sample back under it (-1: not yet,
+     * or not a publisher).
+     */
+    public record Notice(long sentAt, long arrivedAt, String from, String to, long variableId, int rateHz,
+                         long firstHeldAt) {
+        public Notice withFirstHeldAt(long at) {
+            return new Notice(sentAt, arrivedAt, from, to, variableId, rateHz, at);
+        }
+    }
+
+    /** A result with congestion decisions and no notices. */
+    public SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
+                            List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
+                            Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions) {
+        this(scenario, seed, durationNanos, admissions, rows, summaries, raw, links, events, decisions, List.of(), Map.of());
     }
 
     /** A result without congestion decisions. */
@@ -50,6 +71,8 @@ public record SimulationResult(String scenario, long seed, long durationNanos, M
         raw = sorted(raw);
         links = sorted(links);
         decisions = List.copyOf(decisions);
+        notices = List.copyOf(notices);
+        heldAtSource = sorted(heldAtSource);
     }
 
     private static <V> Map<String, V> sorted(Map<String, V> m) {

@@ -20,20 +20,26 @@ import org.gridstat.core.time.Saturating;
  *
  * <p>Needs are counted in quanta (1/64 of the flow's reservation, and no less than one of its
  * events per estimator period, the estimate's resolution), and a need (also one of a single quantum)
- * shrinks only once it has fallen by two quanta, so a demand estimate that wobbles from one
- * period to the next does not move rates, and notices, back and forth. A need neither the spare
+ * shrinks at once only when it has fallen by two quanta, and by less only after ten periods in a
+ * row asked for less, so a demand estimate that wobbles from one period to the next does not move
+ * rates, and notices, back and forth, and a surge that ended gives everything back. A need neither the spare
  * capacity nor a victim can cover is reported {@link Decision.Kind#UNMET} once, again when it changes by a quantum or more, and
  * {@link Decision.Kind#MET} when it is covered (or its flow leaves, or stops being HRT). Nothing is
  * allocated per call but the decisions, and the group numbering when the link's flows change.
  */
 public final class BandwidthReassignment implements CongestionPolicy {
     private static final int QUANTA_PER_RESERVATION = 64;
+    /** Periods in a row a need must be asked to fall by less than two quanta before it does. */
+    public static final int SETTLE_PERIODS = 10;
 
     private int[] hrt = new int[0];
     private int[] lrt = new int[0];
     private int[] be = new int[0];
     private long[] target = new long[0];
     private long[] need = new long[0];
+    /** Per slot: periods in a row its need asked to fall by less than two quanta, and the most asked in them. */
+    private int[] lowFor = new int[0];
+    private long[] lowMost = new long[0];
     private long[] unmet = new long[0];
     private long[] flowAt = new long[0];
     private long[] beneficiary = new long[0];
@@ -76,6 +82,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
             if (flowAt[s] != spec.flowId()) { // a new flow in the slot starts afresh
                 flowAt[s] = spec.flowId();
                 need[s] = 0;
+                lowFor[s] = 0;
                 reordered = true;
             }
             reserved = Saturating.add(reserved, spec.assuredRate());
@@ -105,7 +112,7 @@ public final class BandwidthReassignment implements CongestionPolicy {
             int i = hrt[k];
             FlowSpec spec = flows.reserved(i);
             long quantum = quantum(spec, flows.resolution(i));
-            long wanted = needOf(spec, flows.demand(i), need[i], quantum);
+            long wanted = needOf(i, spec, flows.demand(i), quantum);
             need[i] = wanted;
             long fromSpare = Math.min(wanted, spare);
             spare -= fromSpare;
@@ -134,22 +141,35 @@ public final class BandwidthReassignment implements CongestionPolicy {
         }
     }
 
-    /** What a congested flow needs beyond its reservation, in whole quanta, held against a small fall. */
-    private static long needOf(FlowSpec spec, double demand, long previous, long quantum) {
+    /**
+     * What a congested flow needs beyond its reservation, in whole quanta, held against a small
+     * fall: a need falls at once when the demand is two quanta below it, and otherwise only once
+     * every period for {@link #SETTLE_PERIODS} in a row asked for less, and then to the most of
+     * those. So a flow that publishes at its reservation, a sample more in one period and as many
+     * as reserved in the next, keeps what it was granted rather than moving rates every period,
+     * and one whose surge ended gives everything back within a second, though a moving average
+     * that falls back to a rate only nears it.
+     */
+    private long needOf(int slot, FlowSpec spec, double demand, long quantum) {
+        long previous = need[slot];
         long most = spec.ceilingRate() - spec.assuredRate(); // never past the ceiling, rounding included
         double wanted = Math.min(demand, spec.ceilingRate()) - spec.assuredRate();
-        if (Double.isNaN(wanted)) {
-            return 0;
+        long fresh = 0;
+        double over = wanted - quantum / 16.0; // within a sixteenth of a step of a level: at it, as an average nears it
+        if (over > 0) { // NaN is not
+            double quanta = Math.ceil(over / quantum);
+            fresh = quanta >= (double) most / quantum ? most : Math.min(most, (long) quanta * quantum);
         }
-        long need = 0;
-        if (wanted > 0) {
-            double quanta = Math.ceil(wanted / quantum);
-            need = quanta >= (double) most / quantum ? most : Math.min(most, (long) quanta * quantum);
+        if (fresh >= previous || wanted <= previous - 2.0 * quantum) {
+            lowFor[slot] = 0;
+            return fresh;
         }
-        // A need falls only once the demand is two quanta below it, also to nothing: a flow that
-        // publishes at its reservation, a sample more in one period and less in the next, keeps
-        // what it was granted rather than moving rates every period.
-        return need < previous && wanted > previous - 2.0 * quantum ? Math.min(previous, most) : need;
+        lowMost[slot] = lowFor[slot] == 0 ? fresh : Math.max(lowMost[slot], fresh);
+        if (++lowFor[slot] < SETTLE_PERIODS) {
+            return Math.min(previous, most);
+        }
+        lowFor[slot] = 0;
+        return lowMost[slot];
     }
 
     /** A need's step: 1/64 of the reservation, and no finer than the estimator can tell (one event a period). */
@@ -251,6 +271,8 @@ public final class BandwidthReassignment implements CongestionPolicy {
         be = new int[n];
         target = new long[n];
         need = new long[n];
+        lowFor = new int[n];
+        lowMost = new long[n];
         unmet = new long[n];
         beneficiary = new long[n];
         flowAt = new long[n];

@@ -70,9 +70,11 @@ public final class NoticeRelay {
     private record LinkVariable(int link, long variableId) {
     }
 
+    /** Back-pressure over {@code engine}'s flows, following their changes as the engine applies them. */
     public NoticeRelay(ForwardingEngine<?> engine, Advice advice) {
         this.engine = engine;
         this.advice = advice;
+        engine.onFlowChange(this::flowsChanged);
     }
 
     /**

@@ -92,6 +92,8 @@ public final class ForwardingEngine<E> {
     private CongestionPolicy[] policies;
     /** Per link, where its policy's decisions go: counted, then told to the listener. */
     private Consumer<Decision>[] decisionSinks;
+    /** Told of the variable of each flow an applied command installed, changed or removed; may be null. */
+    private java.util.function.LongConsumer flowChanges;
     /** Links whose flows changed since their policy last ran. */
     private final boolean[] changed;
 
@@ -148,6 +150,23 @@ public final class ForwardingEngine<E> {
         }
         this.decisionSinks = sinks;
         this.policies = p;
+    }
+
+    /**
+     * Tells {@code listener}, on the data-path thread, the variable of each flow a command installs,
+     * changes or removes, as it is applied (a flow moved to another variable: both). One listener.
+     */
+    public void onFlowChange(java.util.function.LongConsumer listener) {
+        if (flowChanges != null) {
+            throw new IllegalStateException("a flow-change listener is set already");
+        }
+        this.flowChanges = Objects.requireNonNull(listener, "listener");
+    }
+
+    private void flowChanged(long variableId) {
+        if (flowChanges != null) {
+            flowChanges.accept(variableId);
+        }
     }
 
     // --- control plane, any thread ---------------------------------------------------------
@@ -499,6 +518,10 @@ public final class ForwardingEngine<E> {
         }
         removedVersions.forget(e.flowId());
         installed.put(e.flowId(), e);
+        if (old != null && old.entry.variableId() != e.variableId()) {
+            flowChanged(old.entry.variableId());
+        }
+        flowChanged(e.variableId());
         return Outcome.APPLIED;
     }
 
@@ -533,6 +556,7 @@ public final class ForwardingEngine<E> {
         }
         dropBinding(old);
         removedVersions.remember(flowId, version);
+        flowChanged(old.entry.variableId());
         return Outcome.APPLIED;
     }
 

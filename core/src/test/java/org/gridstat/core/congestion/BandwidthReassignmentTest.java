@@ -178,13 +178,40 @@ class BandwidthReassignmentTest {
         link.resolution = 2_880; // one 288-byte event per 100 ms period
         link.demand[0] = 6_400 + 3_000;
         run(link);
-        assertEquals(6_400 + 5_760, link.assured[0], "two whole steps of one event a period");
+        assertEquals(6_400 + 2_880, link.assured[0], "120 B/s past one step is within the estimate's noise");
+        link.demand[0] = 6_400 + 3_200;
+        run(link);
+        assertEquals(6_400 + 5_760, link.assured[0], "320 B/s past it is not: two whole steps of one event a period");
         link.demand[0] = 6_400 + 300; // one event fewer than the need's first step
         run(link);
         assertEquals(6_400 + 5_760, link.assured[0], "a fall within two steps is noise: held");
         link.demand[0] = 6_400;
         run(link);
         assertEquals(6_400, link.assured[0], "no need at all: released");
+    }
+
+    @Test
+    void aSurgeThatEndedGivesEverythingBackAfterTenPeriodsAskingForLessThoughTheAverageOnlyNearsTheReservation() {
+        LinkFlowsStub link = hrtAndBestEffort(40_000);
+        link.resolution = 2_880;
+        link.demand[0] = 6_400 + 5_000; // granted two steps
+        run(link);
+        assertEquals(6_400 + 5_760, link.assured[0]);
+        decisions.clear();
+        for (int period = 1; period < BandwidthReassignment.SETTLE_PERIODS; period++) {
+            link.demand[0] = 6_400 + 2_000.0 / (1 << period); // back at the reservation, the average fading
+            run(link);
+        }
+        assertEquals(List.of(), decisions, "nine periods asking for less: held");
+        link.demand[0] = 6_400 + 1;
+        run(link);
+        assertEquals(6_400 + 2_880, link.assured[0], "the tenth: down to the most those periods asked (one step)");
+        for (int period = 0; period < BandwidthReassignment.SETTLE_PERIODS; period++) {
+            link.demand[0] = 6_400 + 0.5;
+            run(link);
+        }
+        assertEquals(6_400, link.assured[0], "and after ten more, all of it");
+        assertEquals(6_400, link.assured[1], "the victim has its reservation back");
     }
 
     @Test

@@ -159,18 +159,14 @@ class NoticeRelayTest {
 
         engine.submit(FlowCommand.remove(2, 3));
         engine.applyCommands(0);
-        relay.flowsChanged(2);
         assertEquals(new Advised(FlowEntry.PUBLISHER, 2, 0), advice.get(advice.size() - 1), "the publisher is released");
         install(flow(2, 4, 2, 0, ServiceClass.BE, 9_000, FlowEntry.PUBLISHER));
-        relay.flowsChanged(2);
         assertEquals(0, engine.heldRate(2), "installed again, the flow starts afresh under its link's policy");
 
         relay.noticed(0, 3, 10);
         engine.submit(FlowCommand.remove(3, 2));
         engine.applyCommands(0);
-        relay.flowsChanged(3);
         install(flow(3, 3, 3, 0, ServiceClass.LRT, 8_000, UPSTREAM));
-        relay.flowsChanged(3);
         assertEquals(10, engine.heldRate(3), "the next hop on its link still asks what it asked");
     }
 

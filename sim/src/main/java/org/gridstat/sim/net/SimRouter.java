@@ -11,6 +11,7 @@ import org.gridstat.core.egress.WakeupService;
 import org.gridstat.core.forward.EventReferences;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.congestion.BandwidthReassignment;
+import org.gridstat.core.congestion.NoticeRelay;
 import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.forward.SourceTimeTrust;
@@ -63,6 +64,10 @@ public final class SimRouter implements WakeupService {
     private EventLoop.Timer kick;
     private final EstimatorSettings estimator;
     private final Decisions decisions;
+    /** Where its congestion notices go; {@code null}: it sends none. */
+    private Advice advice;
+    /** Its back-pressure, with congestion control and notices on; rebuilt with the engine. */
+    private NoticeRelay relay;
     private boolean up = true;
     private boolean crashing;
     private long received;
@@ -77,6 +82,12 @@ public final class SimRouter implements WakeupService {
                      long epochBaseNanos, long epochOffsetNanos, EventReferences<SimPacket> references) {
         this(id, loop, outLinks, maxFlowsPerLink, trust, epochBaseNanos, epochOffsetNanos, references, EstimatorSettings.DEFAULT,
                 null);
+    }
+
+    /** A congestion notice a router sends: to the hop numbered {@code hop} ({@code FlowEntry.PUBLISHER}: the publisher). */
+    @FunctionalInterface
+    public interface Advice {
+        void advise(String router, int hop, long variableId, int rateHz);
     }
 
     /** What a router's congestion control decided, when, on which out-link. */
@@ -127,9 +138,15 @@ public final class SimRouter implements WakeupService {
     private void start() {
         engine = new ForwardingEngine<>(outLinks.stream().map(OutLink::spec).toList(), maxFlowsPerLink, references,
                 estimator, trust, ForwardingEngine.DEFAULT_COMMAND_QUEUE, mono.nanoTime());
+        relay = decisions != null && advice != null
+                ? new NoticeRelay(engine, (hop, variable, rate) -> advice.advise(id, hop, variable, rate)) : null;
         if (decisions != null) {
-            engine.useCongestionControl(BandwidthReassignment::new,
-                    (link, d) -> decisions.decided(id, outLinks.get(link).name(), loop.now(), d));
+            engine.useCongestionControl(BandwidthReassignment::new, (link, d) -> {
+                decisions.decided(id, outLinks.get(link).name(), loop.now(), d);
+                if (relay != null) {
+                    relay.decided(link, d);
+                }
+            });
         }
         transmitters = new SimTransmitter[outLinks.size()];
         List<EgressPump<SimPacket>> pumps = new ArrayList<>();
@@ -166,6 +183,37 @@ public final class SimRouter implements WakeupService {
 
     public List<OutLink> outLinks() {
         return outLinks;
+    }
+
+    /**
+     * Sends congestion notices to {@code advice}, and takes them ({@link #noticed}): back-pressure,
+     * with congestion control on. Before the first flow.
+     */
+    public void useNotices(Advice advice) {
+        if (decisions == null) {
+            throw new IllegalStateException("router " + id + ": notices need congestion control");
+        }
+        this.advice = advice;
+        this.relay = new NoticeRelay(engine, (hop, variable, rate) -> advice.advise(id, hop, variable, rate));
+    }
+
+    /**
+     * A congestion notice from the next hop {@code from} (an out-link's name): send it at most
+     * {@code rateHz} samples per second of the variable.
+     *
+     * @return what became of it ({@code null}: the router is down, or sends no notices)
+     */
+    public NoticeRelay.Verdict noticed(String from, long variableId, int rateHz) {
+        int link = outLink(from);
+        if (!up || relay == null) {
+            return null;
+        }
+        return link < 0 ? NoticeRelay.Verdict.NOT_CARRIED : relay.noticed(link, variableId, rateHz);
+    }
+
+    /** The router's back-pressure, or {@code null}. */
+    public NoticeRelay relay() {
+        return relay;
     }
 
     /** Queues a flow change, as the control channel does, and runs a duty cycle now to apply it. */

@@ -79,7 +79,8 @@ public final class CccTestbed {
     }
 
     public record Figures(long bottleneck, Map<String, String> admissions, List<Row> rows,
-                          List<SimulationResult.CongestionDecision> decisions) {
+                          List<SimulationResult.CongestionDecision> decisions, List<SimulationResult.Notice> notices,
+                          Map<String, Long> heldAtSource) {
         public Row row(String stream, long fromSeconds) {
             return rows.stream().filter(r -> r.stream().equals(stream) && r.fromSeconds() == fromSeconds).findFirst()
                     .orElseThrow();
@@ -112,9 +113,17 @@ public final class CccTestbed {
     /** The estimator's period with congestion control unless a run says otherwise: a tenth of the thesis's second. */
     public static final long PERIOD = 100 * MS;
 
-    /** The thesis's rates with congestion control on or off, the estimator at {@code periodNanos}, weight 0.5. */
+    /**
+     * The thesis's rates with congestion control on (with its notices to the publishers) or off,
+     * the estimator at {@code periodNanos}, weight 0.5.
+     */
     public static Scenario.Congestion congestion(boolean control, long periodNanos) {
-        return new Scenario.Congestion(control, new EstimatorSettings(periodNanos, 0.5), THESIS_RATES);
+        return congestion(control, control, periodNanos);
+    }
+
+    /** The same, with the notices on or off apart: {@code control} without {@code notices} reassigns locally only. */
+    public static Scenario.Congestion congestion(boolean control, boolean notices, long periodNanos) {
+        return new Scenario.Congestion(control, notices, new EstimatorSettings(periodNanos, 0.5), THESIS_RATES);
     }
 
     /** The testbed with {@code congestion}'s estimator, rates and control. */
@@ -158,7 +167,7 @@ public final class CccTestbed {
     }
 
     /** A rate's interval rounded to the nanosecond, as a scenario file's {@code rate} gives it (60 Hz: 16,666,667 ns). */
-    static long interval(int hz) {
+    public static long interval(int hz) {
         return Math.round(1e9 / hz);
     }
 
@@ -174,7 +183,7 @@ public final class CccTestbed {
                 rows.add(row(r, stream, INTERVALS[i], Math.min(seconds, INTERVALS[i + 1])));
             }
         }
-        return new Figures(bottleneck, r.admissions(), rows, r.decisions());
+        return new Figures(bottleneck, r.admissions(), rows, r.decisions(), r.notices(), r.heldAtSource());
     }
 
     public static Figures run() {
@@ -182,7 +191,7 @@ public final class CccTestbed {
     }
 
     /** The report's one-second rows of one stream within [from, to) seconds, together. */
-    static Row row(SimulationResult r, String stream, long from, long to) {
+    public static Row row(SimulationResult r, String stream, long from, long to) {
         long offered = 0;
         long delivered = 0;
         long onTime = 0;

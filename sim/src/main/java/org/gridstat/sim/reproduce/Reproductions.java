@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.gridstat.sim.SimulationResult;
 import org.gridstat.sim.net.LinkModel;
 
 /**
@@ -225,19 +226,49 @@ public final class Reproductions {
                 + t + "\nHRT misses by bottleneck capacity:\n\n" + sweep + "\n" + cccWithControl();
     }
 
-    /** The testbed at the thesis's rates with the routers' bandwidth reassignment off, on at 1 s, on at 100 ms. */
+    /**
+     * The testbed at the thesis's rates: congestion control off; local reassignment only (100 ms
+     * period); the whole framework, reassignment and notices to the publishers, at 100 ms and at 1 s.
+     */
     public static String cccWithControl() {
         CccTestbed.Figures off = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(false, CccTestbed.PERIOD));
-        CccTestbed.Figures second = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, 1_000_000_000L));
+        CccTestbed.Figures local = CccTestbed.run(CccTestbed.BOTTLENECK, 100,
+                CccTestbed.congestion(true, false, CccTestbed.PERIOD));
         CccTestbed.Figures tenth = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, CccTestbed.PERIOD));
-        Table t = new Table("stream", "published, with CCC", "reassignment off", "on, 1 s period", "on, 100 ms period");
+        CccTestbed.Figures second = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, 1_000_000_000L));
+        Table t = new Table("stream", "published, with CCC", "off", "reassignment only, 100 ms", "with notices, 100 ms",
+                "with notices, 1 s");
         for (String stream : CccTestbed.STREAMS) {
             String published = !stream.endsWith("HRT") ? "not published"
                     : String.join(" / ", PUBLISHED_WITH_CCC[stream.startsWith("A") ? 0 : 1]) + " %";
-            t.row(stream, published, perInterval(off, stream), perInterval(second, stream), perInterval(tenth, stream));
+            t.row(stream, published, perInterval(off, stream), perInterval(local, stream), perInterval(tenth, stream),
+                    perInterval(second, stream));
+        }
+        Table sent = new Table("stream", "reassignment only, 100 ms", "with notices, 100 ms", "held at the source");
+        for (String stream : CccTestbed.STREAMS) {
+            if (!stream.endsWith("HRT")) {
+                sent.row(stream, offeredPerInterval(local, stream), offeredPerInterval(tenth, stream),
+                        String.valueOf(tenth.heldAtSource().getOrDefault(stream, 0L)));
+            }
+        }
+        Table chain = new Table("notice", "sent (s)", "arrived (s)", "rate", "first sample held (s)");
+        for (SimulationResult.Notice n : tenth.notices()) {
+            chain.row(n.from() + " -> " + n.to(), String.format("%.3f", n.sentAt() / 1e9), String.format("%.3f", n.arrivedAt() / 1e9),
+                    n.rateHz() == 0 ? "lifted" : n.rateHz() + " Hz",
+                    n.firstHeldAt() < 0 ? "" : String.format("%.3f", n.firstHeldAt() / 1e9));
         }
         return "### CCC testbed with congestion control (the thesis's rates; misses per interval, "
-                + "0-40 / 40-60 / 60-80 / 80-90 / 90-100 s)\n\n" + t;
+                + "0-40 / 40-60 / 60-80 / 80-90 / 90-100 s)\n\n" + t
+                + "\nSamples the LRT and best-effort publishers sent per interval (0-40 / 40-60 / 60-80 / 80-90 / 90-100 s):\n\n"
+                + sent + "\nThe notices of the run with notices at 100 ms:\n\n" + chain;
+    }
+
+    private static String offeredPerInterval(CccTestbed.Figures f, String stream) {
+        List<String> cells = new ArrayList<>();
+        for (int i = 0; i + 1 < CccTestbed.INTERVALS.length; i++) {
+            cells.add(String.valueOf(f.row(stream, CccTestbed.INTERVALS[i]).offered()));
+        }
+        return String.join(" / ", cells);
     }
 
     private static String perInterval(CccTestbed.Figures f, String stream) {

@@ -37,13 +37,20 @@ public record Scenario(String name, Topology topology, long durationNanos, long 
      * @param estimator the routers' estimator: its period and weight
      * @param rates     the broker's minimum rate and ceiling per class
      */
-    public record Congestion(boolean control, EstimatorSettings estimator, FlowRates rates) {
+    public record Congestion(boolean control, boolean notices, EstimatorSettings estimator, FlowRates rates) {
         /** Reservations only, as the broker installs them; the routers' default estimator. */
-        public static final Congestion OFF = new Congestion(false, EstimatorSettings.DEFAULT, FlowRates.DEFAULT);
+        public static final Congestion OFF = new Congestion(false, false, EstimatorSettings.DEFAULT, FlowRates.DEFAULT);
 
+        /**
+         * @param notices whether routers send congestion notices toward the publishers (back-pressure);
+         *                only with {@code control}
+         */
         public Congestion {
             Objects.requireNonNull(estimator, "estimator");
             Objects.requireNonNull(rates, "rates");
+            if (notices && !control) {
+                throw new IllegalArgumentException("congestion notices need congestion control on");
+            }
         }
     }
 

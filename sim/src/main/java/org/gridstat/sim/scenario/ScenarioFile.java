@@ -45,7 +45,7 @@ public final class ScenarioFile {
     private static final long SECOND = 1_000_000_000L;
     static final List<String> TOP = List.of("name", "duration", "report", "seed", "admission", "congestion", "topology",
             "links", "variables", "subscriptions", "raw", "timeline");
-    static final List<String> CONGESTION = List.of("control", "period", "weight", "minimum", "ceiling");
+    static final List<String> CONGESTION = List.of("control", "notices", "period", "weight", "minimum", "ceiling");
     static final List<String> PER_CLASS = List.of("hrt", "lrt", "be");
     static final List<String> VARIABLE = List.of("name", "router", "bytes", "rate", "interval", "class", "group", "start",
             "jitter", "deadline", "clockOffset");
@@ -198,6 +198,10 @@ public final class ScenarioFile {
             return Scenario.Congestion.OFF;
         }
         boolean control = c.flag("control", false);
+        boolean notices = c.flag("notices", control);
+        if (notices && !control) {
+            throw c.error("notices", "congestion notices need congestion control: set control to on, or notices to off");
+        }
         long period = c.duration("period", EstimatorSettings.DEFAULT.periodNanos());
         if (period < 10 * MILLISECOND) {
             throw c.error("period", "must be at least 10ms, got " + nanosText(period));
@@ -224,7 +228,7 @@ public final class ScenarioFile {
             }
             rates = rates.with(k, m, x);
         }
-        return new Scenario.Congestion(control, new EstimatorSettings(period, weight), rates);
+        return new Scenario.Congestion(control, notices, new EstimatorSettings(period, weight), rates);
     }
 
     private Topology topology(Section top) {

@@ -3,6 +3,7 @@ package org.gridstat.sim.traffic;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import org.gridstat.core.congestion.SourceHold;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.wire.StatusEventEncoder;
 import org.gridstat.core.wire.WireFormat;
@@ -34,6 +35,10 @@ public final class Publisher {
     private long sequence;
     private boolean running;
     private EventLoop.Timer timer;
+    /** What its first router's congestion notices hold it to. */
+    private final SourceHold hold;
+    /** Told the time of the first sample held after the last advice, once; {@code null}: told already. */
+    private java.util.function.LongConsumer onFirstHeld;
 
     /** A sample as it left the publisher: for the subscribers' accounting. */
     public record Sample(long variableId, long sequence, long sourceTimeNanos, long sentAt) {
@@ -67,6 +72,7 @@ public final class Publisher {
         this.random = random;
         this.router = router;
         this.onSample = onSample;
+        this.hold = new SourceHold(serviceClass, intervalNanos);
     }
 
     /** Starts publishing at {@code at}, on the grid of its interval from there. */
@@ -89,6 +95,35 @@ public final class Publisher {
             throw new IllegalArgumentException("interval must be positive and above the jitter, got " + nanos + " ns");
         }
         this.intervalNanos = nanos;
+        hold.interval(nanos);
+    }
+
+    /**
+     * A congestion notice from its router: from now on, sends at most {@code rateHz} samples per
+     * second (0: no limit); an HRT publisher is never held.
+     */
+    public void advise(int rateHz) {
+        advise(rateHz, null);
+    }
+
+    /** The same, telling {@code firstHeld} when the first sample is held back under it (never, if none is). */
+    public void advise(int rateHz, java.util.function.LongConsumer firstHeld) {
+        hold.advise(rateHz);
+        onFirstHeld = firstHeld;
+    }
+
+    /** The rate its router advised, 0 for none. */
+    public int advisedRate() {
+        return hold.rateHz();
+    }
+
+    /** Samples taken but held back at the source, as its router advised. */
+    public long held() {
+        return hold.held();
+    }
+
+    public long variableId() {
+        return variableId;
     }
 
     public long intervalNanos() {
@@ -105,14 +140,19 @@ public final class Publisher {
         }
         long now = loop.now();
         long sourceTime = epochBaseNanos + now + clockOffsetNanos;
-        ByteBuffer frame = ByteBuffer.allocate(frameBytes);
-        encoder.wrap(frame, 0).variableId(variableId).sequence(sequence).sourceTimeNanos(sourceTime)
-                .deadlineNanos(latencyBoundNanos == 0 ? WireFormat.NO_DEADLINE : sourceTime + latencyBoundNanos)
-                .serviceClass(serviceClass).rawPayloadLength(frameBytes - WireFormat.HEADER_LENGTH);
-        int length = encoder.seal();
-        onSample.accept(new Sample(variableId, sequence, sourceTime, now));
-        sequence++;
-        router.accept(SimDatagram.of(frame.array(), length));
+        if (hold.send(sourceTime)) { // a sample held back is never sent: not one the subscribers miss
+            ByteBuffer frame = ByteBuffer.allocate(frameBytes);
+            encoder.wrap(frame, 0).variableId(variableId).sequence(sequence).sourceTimeNanos(sourceTime)
+                    .deadlineNanos(latencyBoundNanos == 0 ? WireFormat.NO_DEADLINE : sourceTime + latencyBoundNanos)
+                    .serviceClass(serviceClass).rawPayloadLength(frameBytes - WireFormat.HEADER_LENGTH);
+            int length = encoder.seal();
+            onSample.accept(new Sample(variableId, sequence, sourceTime, now));
+            sequence++;
+            router.accept(SimDatagram.of(frame.array(), length));
+        } else if (onFirstHeld != null) {
+            onFirstHeld.accept(now);
+            onFirstHeld = null;
+        }
         nextNominal += intervalNanos;
         timer = loop.at(nextNominal + jitter(), this::publish);
     }

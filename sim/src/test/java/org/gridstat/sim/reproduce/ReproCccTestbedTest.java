@@ -1,11 +1,13 @@
 package org.gridstat.sim.reproduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.core.congestion.BandwidthReassignment;
 import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.sim.SimulationResult;
@@ -17,6 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /** The CCC testbed without and with congestion control, the published 100 s in full. */
 class ReproCccTestbedTest {
+    private static final long S = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+
     @Test
     void theBottleneckIsDerivedFromHalfTheHrtSamplesInTheLastInterval() {
         int wire = CccTestbed.SAMPLE_BYTES + 28;
@@ -68,8 +73,9 @@ class ReproCccTestbedTest {
      * rates without reassignment miss as the baseline does.
      */
     @Test
-    void withCongestionControlVictimsLendAndHrtMakesItsDeadlinesWhereverTheLinkCanCarryThem() {
-        Figures on = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, CccTestbed.PERIOD));
+    void withLocalReassignmentVictimsLendAndHrtMakesItsDeadlinesWhereverTheLinkCanCarryThem() {
+        Figures on = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, false, CccTestbed.PERIOD));
+        assertTrue(on.notices().isEmpty() && on.heldAtSource().isEmpty(), "reassignment only: no notices");
         Figures off = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(false, CccTestbed.PERIOD));
         assertTrue(off.decisions().isEmpty());
         for (String hrt : new String[] {"A-HRT", "B-HRT"}) {
@@ -101,6 +107,74 @@ class ReproCccTestbedTest {
         assertEquals(ServiceClass.HRT, first.decision().flowClass());
         assertTrue(on.decisions().stream().anyMatch(d -> d.router().equals("overlay")
                 && d.decision().kind() == Decision.Kind.LENT && d.decision().flowClass() == ServiceClass.BE), "" + on.decisions());
+    }
+
+    /**
+     * With notices: each victim's publisher is told within the period and the round trip after the
+     * congested router lends, and sends only what the router's hold lets through, so what it sends
+     * arrives; HRT keeps its deadlines as with local reassignment, and no HRT publisher is held.
+     */
+    @Test
+    void withNoticesTheVictimsPublishersAreHeldAtTheSourceAndWhatTheySendArrives() {
+        Figures on = CccTestbed.run(CccTestbed.BOTTLENECK, 100, CccTestbed.congestion(true, true, CccTestbed.PERIOD));
+        for (String hrt : new String[] {"A-HRT", "B-HRT"}) {
+            for (long from : new long[] {0, 40, 60, 80, 90}) {
+                Row r = on.row(hrt, from);
+                assertTrue(r.offered() - r.onTime() <= 1, "capacity allows HRT's demand, so (almost) nothing missed: " + r);
+            }
+            assertFalse(on.heldAtSource().containsKey(hrt), "an HRT publisher is never held: " + on.heldAtSource());
+        }
+        Row b60 = on.row("B-BE", 60);
+        assertTrue(b60.offered() <= 2 * 20 + 3, "B's best effort held to 2 Hz from 60.1 s on: " + b60);
+        assertTrue(b60.offered() - b60.onTime() <= 1, "and what it sends arrives: " + b60);
+        long sent = on.rows().stream().filter(r -> r.stream().equals("B-BE")).mapToLong(Row::offered).sum();
+        long held = on.heldAtSource().get("B-BE");
+        assertTrue(held >= 20 * 100 - sent && held <= 20 * 101 - sent,
+                "every sample not sent was held at the source (and some in the unreported last second): " + held);
+
+        // The chain after B's surge at 60 s: the overlay lends at its next period, its notice reaches
+        // gwB after the link's 1 ms, gwB tells the publisher at once, which holds its next sample.
+        List<SimulationResult.Notice> chain = on.notices().stream()
+                .filter(n -> n.sentAt() >= 60 * S && n.sentAt() < 61 * S && n.rateHz() > 0).toList();
+        SimulationResult.Notice toGw = chain.stream().filter(n -> n.from().equals("overlay") && n.to().equals("gwB"))
+                .findFirst().orElseThrow(() -> new AssertionError("" + on.notices()));
+        SimulationResult.Notice toPublisher = chain.stream().filter(n -> n.to().equals("B-BE")).findFirst().orElseThrow();
+        assertTrue(toGw.sentAt() <= 60 * S + CccTestbed.PERIOD + MS, "within one period of the surge: " + toGw);
+        assertEquals(toGw.sentAt() + MS, toGw.arrivedAt(), "one link's propagation");
+        assertEquals(toGw.arrivedAt(), toPublisher.sentAt(), "relayed at once");
+        assertEquals(toGw.rateHz(), toPublisher.rateHz());
+        // The hold's grid (2 Hz) has a point at 60.0 s not served yet: the next sample serves it, as
+        // a rate filter downstream would let it through, and the one after is the first held.
+        assertTrue(toPublisher.firstHeldAt() >= toPublisher.arrivedAt()
+                && toPublisher.firstHeldAt() <= toPublisher.arrivedAt() + 2 * 50 * MS, "its second sample is held: " + toPublisher);
+    }
+
+    /**
+     * The bandwidth goes back: B's HRT PMU returns to 20 Hz at 70 s, the overlay returns what best
+     * effort lent, its notice lifts the hold hop by hop, and the publisher sends every sample again.
+     */
+    @Test
+    void whenTheSurgeEndsTheHoldLiftsHopByHopAndThePublisherSendsEverySampleAgain() {
+        Scenario base = CccTestbed.scenario(CccTestbed.BOTTLENECK, 80, CccTestbed.congestion(true, true, CccTestbed.PERIOD));
+        List<Scenario.Change> timeline = new java.util.ArrayList<>(base.timeline().stream()
+                .filter(c -> !(c instanceof Scenario.RateChange rc) || rc.atNanos() < 80 * S).toList());
+        timeline.add(new Scenario.RateChange(70 * S, "B-HRT", CccTestbed.interval(20)));
+        Scenario s = new Scenario(base.name(), base.topology(), base.durationNanos(), base.reportIntervalNanos(), base.seed(),
+                base.admission(), base.links(), base.variables(), base.subscriptions(), base.rawSources(), timeline,
+                base.congestion());
+        SimulationResult r = org.gridstat.sim.Simulation.run(s);
+        List<SimulationResult.Notice> lifts = r.notices().stream().filter(n -> n.rateHz() == 0 && n.sentAt() > 70 * S).toList();
+        SimulationResult.Notice atGw = lifts.stream().filter(n -> n.to().equals("gwB")).findFirst()
+                .orElseThrow(() -> new AssertionError("" + r.notices()));
+        SimulationResult.Notice atPublisher = lifts.stream().filter(n -> n.to().equals("B-BE")).findFirst().orElseThrow();
+        // B's need falls a step (one event a period) at a time, each once ten periods asked for less.
+        assertTrue(atGw.sentAt() > 70 * S
+                        && atGw.sentAt() <= 70 * S + (2 * BandwidthReassignment.SETTLE_PERIODS + 1) * CccTestbed.PERIOD,
+                "within two settling times of the surge's end: " + atGw);
+        assertEquals(atGw.arrivedAt(), atPublisher.sentAt());
+        Row after = CccTestbed.row(r, "B-BE", 75, 80);
+        assertEquals(100, after.offered(), "20 Hz again: " + after);
+        assertEquals(100, after.onTime(), after.toString());
     }
 
     /** The shipped scenario file is the testbed built in code (reassignment off, the thesis's rates), field by field. */
