@@ -6,8 +6,11 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.time.Clock;
@@ -57,6 +60,10 @@ public final class Publisher implements AutoCloseable {
         int count;
     }
     private final AtomicLong sendErrors = new AtomicLong();
+    /** Publications by variable id, for congestion notices. */
+    private final Map<Long, List<Publication>> publications = new java.util.HashMap<>();
+    private NoticeClient notices;
+    private CongestionAdviceListener adviceListener;
 
     private Publisher(DatagramChannel channel, DatagramChannel priorityChannel, InetSocketAddress router, Clock clock) {
         this.channel = channel;
@@ -128,7 +135,20 @@ public final class Publisher implements AutoCloseable {
      *                     {@code null} for events without a deadline
      */
     public Publication publication(VariableId variable, ServiceClass serviceClass, Duration latencyBound) {
+        return publication(variable, serviceClass, latencyBound, null);
+    }
+
+    /**
+     * A handle to publish one variable that publishes every {@code interval}: its half is the
+     * tolerance a congestion hold gives a sample's stamp, as the routers' rate filters do.
+     *
+     * @param interval the publication's own interval, or {@code null} if it has none
+     */
+    public Publication publication(VariableId variable, ServiceClass serviceClass, Duration latencyBound, Duration interval) {
         Objects.requireNonNull(variable, "variable");
+        if (interval != null && (interval.isNegative() || interval.isZero())) {
+            throw new IllegalArgumentException("interval must be positive, got " + interval);
+        }
         Objects.requireNonNull(serviceClass, "service class");
         if (!serviceClass.isSubscribable()) {
             throw new IllegalArgumentException("service class CONTROL is reserved for the middleware");
@@ -136,7 +156,67 @@ public final class Publisher implements AutoCloseable {
         if (latencyBound != null && (latencyBound.isNegative() || latencyBound.isZero())) {
             throw new IllegalArgumentException("latency bound must be positive, got " + latencyBound);
         }
-        return new Publication(this, variable, serviceClass, latencyBound == null ? 0 : latencyBound.toNanos());
+        Publication p = new Publication(this, variable, serviceClass, latencyBound == null ? 0 : latencyBound.toNanos(),
+                interval == null ? 0 : interval.toNanos());
+        synchronized (publications) {
+            publications.computeIfAbsent(variable.value(), v -> new java.util.ArrayList<>()).add(p);
+            if (notices != null && serviceClass != ServiceClass.HRT) {
+                notices.publishes(variable.value());
+            }
+        }
+        return p;
+    }
+
+    /**
+     * Takes congestion notices from the first router (TCP to its data address): its best-effort and
+     * LRT publications are held to the rate it advises, and {@code listener} is told of each change.
+     * HRT publications are never held. Call once, before or after making publications.
+     */
+    public void congestionNotices(CongestionAdviceListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (publications) {
+            if (notices != null) {
+                throw new IllegalStateException("congestion notices are on already");
+            }
+            adviceListener = listener;
+            notices = new NoticeClient(router, this::advised, this::noticesLost);
+            publications.forEach((variable, list) -> {
+                if (list.stream().anyMatch(p -> p.serviceClass() != ServiceClass.HRT)) {
+                    notices.publishes(variable);
+                }
+            });
+        }
+    }
+
+    private void advised(ControlMessage.CongestionNotice n) {
+        List<Publication> list;
+        synchronized (publications) {
+            list = List.copyOf(publications.getOrDefault(n.variableId(), List.of()));
+        }
+        boolean changed = false;
+        for (Publication p : list) {
+            changed |= p.advise(n.rateHz());
+        }
+        if (changed) {
+            adviceListener.advised(VariableId.of(n.variableId()), n.rateHz());
+        }
+    }
+
+    /** The router's connection is lost: its holds go with it (it sends them again when it is back). */
+    private void noticesLost() {
+        Map<Long, List<Publication>> all;
+        synchronized (publications) {
+            all = Map.copyOf(publications);
+        }
+        all.forEach((variable, list) -> {
+            boolean changed = false;
+            for (Publication p : list) {
+                changed |= p.advise(0);
+            }
+            if (changed) {
+                adviceListener.advised(VariableId.of(variable), 0);
+            }
+        });
     }
 
     Clock clock() {
@@ -272,6 +352,11 @@ public final class Publisher implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (publications) {
+            if (notices != null) {
+                notices.close();
+            }
+        }
         for (DatagramChannel ch : new DatagramChannel[] {channel, priorityChannel}) {
             try {
                 if (ch != null) {

@@ -95,8 +95,9 @@ public final class NodeConfig {
         /** How old a source timestamp may be, ms; older is dropped. */
         public long sourceTimeMaxAgeMs = 10000;
         /**
-         * Cooperative congestion control's local part on every out-link: {@code on} (or {@code true})
-         * or {@code off} (or {@code false}, the default).
+         * Cooperative congestion control on every out-link: {@code on} (or {@code true}: bandwidth
+         * reassignment, holds and congestion notices to the previous hops and the publishers),
+         * {@code local} (reassignment and holds only) or {@code off} (or {@code false}, the default).
          */
         public String congestionControl = "off";
     }

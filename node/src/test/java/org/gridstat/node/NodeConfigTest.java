@@ -104,6 +104,6 @@ class NodeConfigTest {
         assertEquals("off", empty.get("congestion.control"), "an empty value is the default");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(
                 write("node:\n  id: r1\nstatusRouter:\n  congestionControl: sometimes\n")));
-        assertTrue(e.getMessage().contains("congestion.control must be on or off, got 'sometimes'"), e.getMessage());
+        assertTrue(e.getMessage().contains("congestion.control must be on, local or off, got 'sometimes'"), e.getMessage());
     }
 }

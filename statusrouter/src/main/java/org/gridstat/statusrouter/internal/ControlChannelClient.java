@@ -255,7 +255,8 @@ final class ControlChannelClient implements AutoCloseable {
                 }
                 long flowId = install.spec().flowId();
                 sentSinceHello.add(flowId);
-                apply(ctx.channel(), seq, FlowCommand.install(install.entry(link)), flowId, true);
+                apply(ctx.channel(), seq, FlowCommand.install(install.entry(link,
+                        dataPlane.upstreamHops().numbersOf(install.upstream()))), flowId, true);
             } else if (m instanceof ControlMessage.RemoveFlow remove) {
                 sentSinceHello.add(remove.flowId());
                 apply(ctx.channel(), seq, FlowCommand.remove(remove.flowId(), remove.version()), remove.flowId(), false);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.gridstat.core.congestion.BandwidthReassignment;
+import org.gridstat.core.congestion.NoticeRelay;
 import org.gridstat.core.egress.DataPathAgent;
 import org.gridstat.core.egress.EgressPump;
 import org.gridstat.core.emulation.LinkEmulator;
@@ -37,6 +38,10 @@ final class DataPath {
     final DataPathAgent<ByteBuf> agent;
     /** Congestion control's recent decisions, or {@code null} when it is off. */
     final DecisionLog decisions;
+    /** Back-pressure: holds and congestion notices, or {@code null} without them. On this loop only. */
+    private final NoticeRelay relay;
+    /** Where the relay's advice goes (the notice plane, once it runs); until then it is kept in the relay. */
+    private volatile NoticeRelay.Advice adviceOut = (hop, variable, rate) -> { };
     private final EventLoop loop;
     private final LoopWakeups wakeups;
     /** Where frames handed over by other loops are copied to, on this loop (see {@link FrameIntake}). */
@@ -65,9 +70,16 @@ final class DataPath {
         if (settings.congestionControl) { // before the first flow, so every one is under the links' policies
             this.decisions = new DecisionLog(settings.links.stream().map(l -> l.name).toList(), epochClock,
                     DecisionLog.warnings(settings.nodeId));
-            engine.useCongestionControl(BandwidthReassignment::new, decisions);
+            // Holds apply with local control too (a victim sends what its lent rate carries); the
+            // advice goes out only with notices on.
+            this.relay = new NoticeRelay(engine, (hop, variable, rate) -> adviceOut.advise(hop, variable, rate));
+            engine.useCongestionControl(BandwidthReassignment::new, (link, d) -> {
+                decisions.decided(link, d);
+                relay.decided(link, d);
+            });
         } else {
             this.decisions = null;
+            this.relay = null;
         }
         this.links = new LinkTransmitter[settings.links.size()];
         List<EgressPump<ByteBuf>> pumps = new ArrayList<>();
@@ -255,6 +267,21 @@ final class DataPath {
     private void onCommands() {
         commandsSignalled.set(false); // before the cycle: commands queued from now on signal again
         cycle();
+    }
+
+    /** Sends the relay's advice to {@code out} from now on. */
+    void adviseTo(NoticeRelay.Advice out) {
+        adviceOut = out;
+    }
+
+    /** Runs {@code task} on the data-path loop. */
+    void execute(Runnable task) {
+        loop.execute(task);
+    }
+
+    /** The back-pressure relay (on the data-path loop only), or {@code null} without congestion control. */
+    NoticeRelay relay() {
+        return relay;
     }
 
     /** Frames other loops have handed to this one so far. */

@@ -28,6 +28,7 @@ import org.gridstat.core.egress.DataPathWarmUp;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.time.Clock;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.time.NanoClock;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.time.SystemNanoClock;
@@ -61,6 +62,10 @@ final class DataPlane implements AutoCloseable {
     private InetSocketAddress localAddress;
     private InetSocketAddress priorityAddress;
     private DataPath dataPath;
+    /** The previous hops the broker's flows name, numbered for this data plane's life. */
+    private final UpstreamHops upstreamHops = new UpstreamHops();
+    /** Congestion notices, with congestion control on and the TCP port free; else {@code null}. */
+    private NoticePlane notices;
 
     private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, NanoClock monoClock,
                       Clock epochClock) {
@@ -186,7 +191,12 @@ final class DataPlane implements AutoCloseable {
         LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s){})", settings.nodeId,
                 localAddress(), priorityAddress == null ? "" : ", HRT and LRT first on " + priorityAddress,
                 epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
-                dataPath.links.length, settings.flows.size(), settings.congestionControl ? ", congestion control on" : "");
+                dataPath.links.length, settings.flows.size(), !settings.congestionControl ? ""
+                        : settings.congestionNotices ? ", congestion control on" : ", congestion control on, local only");
+        if (settings.congestionNotices) {
+            notices = NoticePlane.start(settings.nodeId, dataPath, settings.links, upstreamHops, localAddress(), monoClock,
+                    ControlLiveness.Timing.DEFAULT);
+        }
     }
 
     private Channel connectOutLink(LinkTransmitter link, Endpoint to) {
@@ -238,6 +248,16 @@ final class DataPlane implements AutoCloseable {
     /** Runs {@code task} on the data-path loop, after what is queued there. */
     void executeOnDataPath(Runnable task) {
         dataLoop.execute(task);
+    }
+
+    /** The previous hops of the broker's flows, as this data plane numbers them. */
+    UpstreamHops upstreamHops() {
+        return upstreamHops;
+    }
+
+    /** The congestion-notice channels, or {@code null}: off, or their port was taken. */
+    NoticePlane notices() {
+        return notices;
     }
 
     /** The priority data port, or {@code null} if there is none. */
@@ -292,6 +312,9 @@ final class DataPlane implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (notices != null) {
+                notices.close();
+            }
             for (EpollIngressSocket s : ingressSockets) {
                 s.close();
             }

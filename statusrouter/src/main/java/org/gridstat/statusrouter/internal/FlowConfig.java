@@ -17,11 +17,13 @@ import org.gridstat.core.sched.FlowSpec;
  * sample), {@code publisher} (the publisher's rate in Hz, for the filter's jitter tolerance),
  * {@code budget} (the path's budget after this hop, e.g. 10ms), {@code minRestDelay} (the least
  * delay of the path after this hop, propagation and transmission, e.g. 4.2ms; default 0: none
- * known), {@code group} (correlation group), {@code version} (default 1).
+ * known), {@code group} (correlation group), {@code version} (default 1), {@code upstream}
+ * ({@code publisher}: this router is the flow's first hop, where congestion notices for it go to
+ * the publisher; absent: not known. Previous routers come from the broker, which knows the path).
  */
 final class FlowConfig {
     private static final Set<String> KEYS = Set.of("id", "variable", "link", "class", "assured", "minimum", "ceiling",
-            "buffer", "rates", "publisher", "budget", "minRestDelay", "group", "version");
+            "buffer", "rates", "publisher", "budget", "minRestDelay", "group", "version", "upstream");
 
     private FlowConfig() {
     }
@@ -58,8 +60,15 @@ final class FlowConfig {
                 }
             }
             long publisher = line.has("publisher") ? SampleGrid.ofRate(hz(line, line.text("publisher"))).intervalNanos() : 0;
+            int[] upstream = new int[0];
+            if (line.has("upstream")) {
+                if (!line.text("upstream").equals("publisher")) {
+                    throw line.error("upstream may only be 'publisher' in a router's file (the broker names previous routers)");
+                }
+                upstream = new int[] {FlowEntry.PUBLISHER};
+            }
             return new FlowEntry(line.number("version", 1), variable.value(), index, spec, intervals, publisher,
-                    line.nanos("budget", 0), line.nanos("minRestDelay", 0));
+                    line.nanos("budget", 0), line.nanos("minRestDelay", 0), upstream);
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith("'") ? e : line.error(e.getMessage());
         }

@@ -58,12 +58,14 @@ final class RouterSettings {
     final int warmUpFrames;
     /** Each out-link runs bandwidth reassignment: see {@link #withCongestionControl(String)}. */
     final boolean congestionControl;
+    /** With it, congestion notices to the previous hops and from the next: see {@link #withCongestionControl(String)}. */
+    final boolean congestionNotices;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
                            SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames,
-                           boolean congestionControl) {
+                           boolean congestionControl, boolean congestionNotices) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -78,6 +80,7 @@ final class RouterSettings {
         this.priorityBind = priorityBind;
         this.warmUpFrames = warmUpFrames;
         this.congestionControl = congestionControl;
+        this.congestionNotices = congestionNotices && congestionControl;
     }
 
     /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
@@ -195,7 +198,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, false);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, false, false);
     }
 
     /**
@@ -206,7 +209,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestionControl);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestionControl, congestionNotices);
     }
 
     /**
@@ -215,7 +218,7 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestionControl);
+                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestionControl, congestionNotices);
     }
 
     /**
@@ -264,7 +267,7 @@ final class RouterSettings {
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestionControl);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestionControl, congestionNotices);
     }
 
     /**
@@ -316,14 +319,14 @@ final class RouterSettings {
         all.addAll(links);
         all.addAll(more);
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, all, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestionControl);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestionControl, congestionNotices);
     }
 
     /** These settings bound to the ports a running data plane has, which a restart takes again. */
     RouterSettings boundAt(InetSocketAddress data, InetSocketAddress priority) {
         return new RouterSettings(nodeId, endpoint(data), eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames,
-                congestionControl);
+                congestionControl, congestionNotices);
     }
 
     private static Endpoint endpoint(InetSocketAddress a) {
@@ -343,28 +346,43 @@ final class RouterSettings {
                     + frames);
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestionControl);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestionControl, congestionNotices);
     }
 
     /**
-     * These settings with cooperative congestion control's local part on each out-link, when
-     * {@code setting} is {@code on} (or {@code true}): after each estimator period, and after its
-     * flows change, a link lends the assured bandwidth of best-effort and then LRT flows, never
-     * below their minimum, to HRT flows whose demand exceeds their reservation, and gives it back
-     * when the demand falls ({@link org.gridstat.core.congestion.BandwidthReassignment}). {@code off}
-     * (or {@code false}, or {@code null}): the links serve the reservations as installed.
+     * These settings with cooperative congestion control on each out-link. {@code on} (or
+     * {@code true}): after each estimator period, and after its flows change, a link lends the
+     * assured bandwidth of best-effort and then LRT flows, never below their minimum, to HRT flows
+     * whose demand exceeds their reservation, and gives it back when the demand falls
+     * ({@link org.gridstat.core.congestion.BandwidthReassignment}); a flow that lent is held to the
+     * samples its new rate carries, and congestion notices tell the hops its variable comes from,
+     * up to the publisher, to send no more ({@link org.gridstat.core.congestion.NoticeRelay}); the
+     * router takes its next hops' notices on TCP at its data port's number. {@code local}: the
+     * reassignment and the holds, no notices. {@code off} (or {@code false}, or {@code null}): the
+     * links serve the reservations as installed.
      *
      * @throws IllegalArgumentException for any other value, naming the key
      */
     RouterSettings withCongestionControl(String setting) {
         boolean on;
+        boolean notices;
         switch (setting == null ? "off" : setting.trim().toLowerCase(Locale.ROOT)) {
-            case "on", "true" -> on = true;
-            case "off", "false" -> on = false;
+            case "on", "true" -> {
+                on = true;
+                notices = true;
+            }
+            case "local" -> {
+                on = true;
+                notices = false;
+            }
+            case "off", "false" -> {
+                on = false;
+                notices = false;
+            }
             default -> throw new IllegalArgumentException("invalid status router configuration: congestion.control must be"
-                    + " on or off, got '" + setting + "'");
+                    + " on, local or off, got '" + setting + "'");
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on, notices);
     }
 }

@@ -69,13 +69,17 @@ class RouterSettingsTest {
             assertFalse(s.withCongestionControl("on").withCongestionControl(off).congestionControl, off);
         }
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl("yes"));
-        assertEquals("invalid status router configuration: congestion.control must be on or off, got 'yes'",
+        assertEquals("invalid status router configuration: congestion.control must be on, local or off, got 'yes'",
                 bad.getMessage());
+        assertTrue(s.withCongestionControl("on").congestionNotices, "on: reassignment and notices");
+        RouterSettings local = s.withCongestionControl("local");
+        assertTrue(local.congestionControl && !local.congestionNotices, "local: reassignment and holds, no notices");
+        assertFalse(s.congestionNotices);
         assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl(""));
 
         RouterSettings on = s.withCongestionControl("on");
         assertTrue(on.withBrokerLinks(List.of()).boundAt(new java.net.InetSocketAddress("127.0.0.1", 9470), null)
-                .busyPolling(true).warmingUp(0).congestionControl, "kept when the broker's links restart the data plane");
+                .busyPolling(true).warmingUp(0).congestionNotices, "kept when the broker's links restart the data plane");
     }
 
     @Test
@@ -84,6 +88,6 @@ class RouterSettingsTest {
         RouterConfiguration.check(Map.of("node.id", "r1", "congestion.control", Boolean.TRUE)); // a typed property
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> RouterConfiguration.check(Map.of("node.id", "r1", "congestion.control", "sometimes")));
-        assertTrue(e.getMessage().contains("congestion.control must be on or off, got 'sometimes'"), e.getMessage());
+        assertTrue(e.getMessage().contains("congestion.control must be on, local or off, got 'sometimes'"), e.getMessage());
     }
 }

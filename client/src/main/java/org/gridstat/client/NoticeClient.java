@@ -1,0 +1,163 @@
+package org.gridstat.client;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.gridstat.core.control.ControlCodec;
+import org.gridstat.core.control.ControlFrame;
+import org.gridstat.core.control.ControlMessage;
+
+/**
+ * A publisher's congestion-notice connection to its first router: TCP to the router's data address
+ * (the same port number as its UDP data port). It introduces itself as a publisher, names the
+ * variables it publishes, and hands each notice to {@code onNotice}, acknowledging it. A heartbeat
+ * goes out each second it has said nothing, and a router silent for three seconds is given up.
+ * When the connection is lost, {@code onLost} runs (the router's holds are its own state, and it
+ * sends them again on the next connection), and it reconnects with back-off, naming its variables
+ * again. One daemon thread.
+ */
+final class NoticeClient implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(NoticeClient.class.getName());
+    static final int HEARTBEAT_MS = 1_000;
+    static final int SILENT_MS = 3_000;
+    private static final long BACKOFF_MIN_MS = 100;
+    private static final long BACKOFF_MAX_MS = 5_000;
+
+    private final InetSocketAddress router;
+    private final Consumer<ControlMessage.CongestionNotice> onNotice;
+    private final Runnable onLost;
+    private final Set<Long> variables = new LinkedHashSet<>();
+    private final Thread thread;
+    private volatile boolean closed;
+    private Socket socket;
+    private OutputStream out;
+    private long sequence;
+
+    NoticeClient(InetSocketAddress router, Consumer<ControlMessage.CongestionNotice> onNotice, Runnable onLost) {
+        this.router = router;
+        this.onNotice = onNotice;
+        this.onLost = onLost;
+        this.thread = new Thread(this::run, "gridstat-publisher-notices");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Names a variable this publisher publishes: its notices come from now on. */
+    synchronized void publishes(long variableId) {
+        if (variables.add(variableId) && out != null) {
+            write(new ControlMessage.Publishes(new long[] {variableId}));
+        }
+    }
+
+    private synchronized void write(ControlMessage m) {
+        if (out == null) {
+            return;
+        }
+        try {
+            out.write(ControlCodec.encode(++sequence, m));
+            out.flush();
+        } catch (IOException e) {
+            closeSocket(); // the reader sees it and reconnects
+        }
+    }
+
+    private synchronized void opened(Socket s) throws IOException {
+        socket = s;
+        out = s.getOutputStream();
+        write(new ControlMessage.NoticePeer(""));
+        long[] all = variables.stream().mapToLong(Long::longValue).toArray();
+        for (int from = 0; from < all.length; from += ControlMessage.Publishes.MAX_VARIABLES) {
+            write(new ControlMessage.Publishes(java.util.Arrays.copyOfRange(all, from,
+                    Math.min(all.length, from + ControlMessage.Publishes.MAX_VARIABLES))));
+        }
+    }
+
+    private synchronized void closeSocket() {
+        out = null;
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+    }
+
+    private void run() {
+        long backoff = BACKOFF_MIN_MS;
+        while (!closed) {
+            boolean connected = false;
+            try (Socket s = new Socket()) {
+                s.connect(router, 2_000);
+                s.setSoTimeout(HEARTBEAT_MS);
+                s.setTcpNoDelay(true);
+                opened(s);
+                connected = true;
+                backoff = BACKOFF_MIN_MS;
+                read(new DataInputStream(s.getInputStream()));
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.log(System.Logger.Level.DEBUG, "congestion notices from " + router + ": " + e);
+                }
+            } finally {
+                closeSocket();
+                if (connected) {
+                    onLost.run();
+                }
+            }
+            if (!closed) {
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                backoff = Math.min(BACKOFF_MAX_MS, backoff * 2);
+            }
+        }
+    }
+
+    private void read(DataInputStream in) throws IOException {
+        long silentSince = System.nanoTime();
+        while (!closed) {
+            int length;
+            try {
+                length = in.readInt();
+            } catch (SocketTimeoutException quiet) {
+                if (System.nanoTime() - silentSince > SILENT_MS * 1_000_000L) {
+                    throw new IOException("router silent for " + SILENT_MS + " ms");
+                }
+                write(new ControlMessage.Heartbeat());
+                continue;
+            }
+            if (length < 0 || length > ControlCodec.MAX_BODY) {
+                throw new IOException("a frame of " + length + " bytes");
+            }
+            byte[] body = new byte[length];
+            in.readFully(body);
+            silentSince = System.nanoTime();
+            ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
+            if (f.valid() && f.message() instanceof ControlMessage.CongestionNotice n) {
+                onNotice.accept(n);
+                write(new ControlMessage.Ack(f.sequence()));
+            } else if (!f.valid()) {
+                LOG.log(System.Logger.Level.DEBUG, "congestion notices from " + router + ": refused " + f);
+            }
+        }
+        throw new EOFException("closed");
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        closeSocket();
+        thread.interrupt();
+    }
+}

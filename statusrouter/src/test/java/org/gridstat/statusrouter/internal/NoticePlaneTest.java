@@ -1,0 +1,301 @@
+package org.gridstat.statusrouter.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.netty.channel.DefaultEventLoop;
+import io.netty.channel.EventLoop;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.gridstat.client.Publication;
+import org.gridstat.client.Publisher;
+import org.gridstat.core.control.ControlCodec;
+import org.gridstat.core.control.ControlFrame;
+import org.gridstat.core.control.ControlLiveness;
+import org.gridstat.core.control.ControlMessage;
+import org.gridstat.core.control.ControlMessage.CongestionNotice;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.model.Endpoint;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.model.VariableId;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.time.SystemNanoClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A router's congestion-notice channels on loopback TCP, its data path on a loop of its own: a
+ * next hop's notices become holds and advice upstream, a publisher is told and holds its samples,
+ * and forged, stale, malformed and silent peers are counted and get nothing.
+ */
+class NoticePlaneTest {
+    private static final long S = 1_000_000_000L;
+    private static final long HZ60 = 16_666_667;
+    private static final long BE_VARIABLE = 2;
+    private static final long HRT_VARIABLE = 1;
+    private static final long RELAYED_VARIABLE = 3;
+    /** Quick liveness, so that a silent peer is given up within a test. */
+    private static final ControlLiveness.Timing TIMING = ControlLiveness.Timing.ofMillis(100, 400);
+
+    private EventLoop loop;
+    private DataPath path;
+    private NoticePlane plane;
+    private ServerSocket previousRouter;
+
+    @BeforeEach
+    void start() throws Exception {
+        previousRouter = new ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress());
+        String[] links = {"name=r2 address=127.0.0.1:21001 capacity=1000000",
+            "name=r3 address=127.0.0.2:21002 capacity=1000000"};
+        String[] flows = {
+            "id=1 variable=1 link=r2 class=HRT assured=3000 minimum=3000 ceiling=6000 upstream=publisher",
+            "id=2 variable=2 link=r2 class=BE assured=6000 minimum=600 ceiling=6000 publisher=60 upstream=publisher"};
+        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, links, flows, new String[0],
+                100_000_000L, 0.5, 64).withCongestionControl("on");
+        loop = new DefaultEventLoop();
+        path = loop.submit(() -> new DataPath(s, loop, SystemNanoClock.INSTANCE, org.gridstat.core.time.SystemClock.INSTANCE,
+                new DataPathCounters())).get();
+        UpstreamHops hops = new UpstreamHops();
+        int[] fromR0 = hops.numbersOf(List.of(new ControlMessage.Upstream("r0",
+                Endpoint.parse("127.0.0.1:" + previousRouter.getLocalPort()))));
+        FlowSpec spec = FlowSpec.of(3, ServiceClass.BE, 6_000, 600, 6_000, 20, "");
+        on(() -> {
+            path.engine.submit(FlowCommand.install(new FlowEntry(1, RELAYED_VARIABLE, 1, spec, new long[0], HZ60, 0, 0, fromR0)));
+            return path.engine.applyCommands(0);
+        });
+        plane = NoticePlane.start("r1", path, s.links, hops, new InetSocketAddress("127.0.0.1", 0), SystemNanoClock.INSTANCE,
+                TIMING);
+        assertNotNull(plane);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        plane.close();
+        previousRouter.close();
+        loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private <T> T on(Callable<T> task) throws Exception {
+        return loop.submit(task).get(5, TimeUnit.SECONDS);
+    }
+
+    private int held(long flowId) throws Exception {
+        return on(() -> path.engine.heldRate(flowId));
+    }
+
+    /** Waits up to 5 s for {@code condition}, checking every 10 ms. */
+    private static void await(String what, Callable<Boolean> condition) throws Exception {
+        long end = System.nanoTime() + 5 * S;
+        while (!condition.call()) {
+            if (System.nanoTime() > end) {
+                fail("not within 5 s: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** A peer on a plain socket, reading and writing the control framing. */
+    private static final class Peer implements AutoCloseable {
+        final Socket socket;
+        final DataInputStream in;
+        final OutputStream out;
+        long sequence;
+
+        Peer(InetSocketAddress to, String fromHost) throws IOException {
+            socket = new Socket();
+            socket.bind(new InetSocketAddress(fromHost, 0));
+            socket.connect(to, 2_000);
+            socket.setSoTimeout(5_000);
+            in = new DataInputStream(socket.getInputStream());
+            out = socket.getOutputStream();
+        }
+
+        Peer(InetSocketAddress to) throws IOException {
+            this(to, "127.0.0.1");
+        }
+
+        void send(long seq, ControlMessage m) throws IOException {
+            out.write(ControlCodec.encode(seq, m));
+            out.flush();
+        }
+
+        void send(ControlMessage m) throws IOException {
+            send(++sequence, m);
+        }
+
+        /** The next frame that is not a heartbeat. */
+        ControlFrame next() throws IOException {
+            while (true) {
+                byte[] body = new byte[in.readInt()];
+                in.readFully(body);
+                ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
+                if (!(f.message() instanceof ControlMessage.Heartbeat)) {
+                    return f;
+                }
+            }
+        }
+
+        /** Whether the far end closed (the next read ends), reading past any frames. */
+        boolean closedByFarEnd() throws IOException {
+            try {
+                while (true) {
+                    byte[] body = new byte[in.readInt()];
+                    in.readFully(body);
+                }
+            } catch (java.io.EOFException | java.net.SocketException e) {
+                return true;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    @Test
+    void aNextHopsNoticeHoldsItsFlowAndIsAcknowledgedAndThePublisherIsToldAndHoldsItsSamples() throws Exception {
+        List<Integer> told = new CopyOnWriteArrayList<>();
+        try (java.nio.channels.DatagramChannel dataPort = java.nio.channels.DatagramChannel.open().bind(plane.localAddress());
+             Publisher publisher = Publisher.connect(plane.localAddress()); // its samples go to the UDP port of that number
+             Peer r2 = new Peer(plane.localAddress())) {
+            Publication be = publisher.publication(VariableId.of(BE_VARIABLE), ServiceClass.BE, null, Duration.ofNanos(HZ60));
+            Publication hrt = publisher.publication(VariableId.of(HRT_VARIABLE), ServiceClass.HRT, Duration.ofMillis(50));
+            publisher.congestionNotices((variable, rate) -> told.add(rate));
+            await("the publisher named its variables", () -> plane.counter(NoticeCounter.PUBLISHER_VARIABLES) == 1);
+
+            r2.send(new ControlMessage.NoticePeer("r2"));
+            assertEquals(new ControlMessage.Ack(1), r2.next().message());
+            r2.send(new CongestionNotice(BE_VARIABLE, 20));
+            assertEquals(new ControlMessage.Ack(2), r2.next().message());
+            assertEquals(20, held(2));
+            await("the publisher was told", () -> told.equals(List.of(20)));
+            assertEquals(20, be.advisedRateHz());
+
+            long t0 = 1_790_000_000L * S;
+            int sent = 0;
+            for (int k = 0; k < 60; k++) {
+                sent += be.publish(k, t0 + k * HZ60) ? 1 : 0;
+                assertTrue(hrt.publish(k, t0 + k * HZ60), "HRT is never held");
+            }
+            assertEquals(20, sent, "a second at 60 Hz, held to 20 Hz");
+            assertEquals(40, be.held());
+            assertEquals(20, be.nextSequence(), "a held sample takes no sequence number");
+            assertEquals(0, hrt.advisedRateHz());
+
+            r2.send(new CongestionNotice(BE_VARIABLE, 0));
+            assertEquals(new ControlMessage.Ack(3), r2.next().message());
+            await("the lift reached the publisher", () -> told.equals(List.of(20, 0)));
+            assertEquals(0, held(2));
+            assertEquals(2, plane.counter(NoticeCounter.NOTICES_APPLIED));
+        }
+    }
+
+    @Test
+    void forgedStaleMalformedAndMisplacedFramesAreCountedRefusedAndChangeNothing() throws Exception {
+        try (Peer stranger = new Peer(plane.localAddress())) {
+            stranger.send(new ControlMessage.NoticePeer("r9"));
+            ControlFrame f = stranger.next();
+            assertTrue(f.message() instanceof ControlMessage.Nack n && n.reason().contains("no out-link to 'r9'"), "" + f);
+            assertTrue(stranger.closedByFarEnd());
+        }
+        try (Peer impostor = new Peer(plane.localAddress(), "127.0.0.1")) { // r3's link is at 127.0.0.2
+            impostor.send(new ControlMessage.NoticePeer("r3"));
+            ControlFrame f = impostor.next();
+            assertTrue(f.message() instanceof ControlMessage.Nack n && n.reason().contains("is at 127.0.0.2"), "" + f);
+            assertTrue(impostor.closedByFarEnd());
+        }
+        try (Peer r2 = new Peer(plane.localAddress())) {
+            r2.send(new CongestionNotice(BE_VARIABLE, 5));
+            assertTrue(r2.next().message() instanceof ControlMessage.Nack, "a notice before the introduction");
+            assertTrue(r2.closedByFarEnd());
+        }
+        try (Peer r2 = new Peer(plane.localAddress())) {
+            r2.send(1, new ControlMessage.NoticePeer("r2"));
+            r2.next();
+            r2.send(2, new CongestionNotice(HRT_VARIABLE, 5));
+            assertTrue(r2.next().message() instanceof ControlMessage.Nack n && n.reason().contains("HRT"));
+            r2.send(3, new CongestionNotice(RELAYED_VARIABLE, 5));
+            assertTrue(r2.next().message() instanceof ControlMessage.Nack n && n.reason().contains("no flow of variable 3"),
+                    "variable 3 goes to r3, not r2");
+            r2.send(3, new CongestionNotice(BE_VARIABLE, 5));
+            assertTrue(r2.next().message() instanceof ControlMessage.Nack n && n.reason().contains("stale"));
+            r2.out.write(new byte[] {0, 0, 0, 3, 9, 9, 9}); // a frame of schema 9
+            r2.out.flush();
+            assertTrue(r2.next().message() instanceof ControlMessage.Nack);
+            r2.send(4, new ControlMessage.Publishes(new long[] {BE_VARIABLE}));
+            assertTrue(r2.next().message() instanceof ControlMessage.Nack n && n.reason().contains("does not belong"));
+            r2.send(5, new CongestionNotice(BE_VARIABLE, 5));
+            assertEquals(new ControlMessage.Ack(5), r2.next().message(), "the connection survived all of it");
+        }
+        assertEquals(0, held(1));
+        assertEquals(3, plane.counter(NoticeCounter.PEERS_REFUSED));
+        assertEquals(2, plane.counter(NoticeCounter.NOTICES_REFUSED));
+        assertEquals(1, plane.counter(NoticeCounter.NOTICES_STALE));
+        assertEquals(2, plane.counter(NoticeCounter.FRAMES_REFUSED));
+    }
+
+    @Test
+    void whatASilentOrClosedNextHopAskedLiftsAndAReplacingConnectionKeepsWhatItAsks() throws Exception {
+        Peer first = new Peer(plane.localAddress());
+        first.send(new ControlMessage.NoticePeer("r2"));
+        first.next();
+        first.send(new CongestionNotice(BE_VARIABLE, 10));
+        first.next();
+        assertEquals(10, held(2));
+        try (Peer second = new Peer(plane.localAddress())) { // r2 reconnects: the first connection is replaced
+            second.send(new ControlMessage.NoticePeer("r2"));
+            second.next();
+            assertTrue(first.closedByFarEnd());
+            first.close();
+            second.send(new CongestionNotice(BE_VARIABLE, 12));
+            second.next();
+            assertEquals(12, held(2), "the replaced connection's close lifted nothing");
+            // second now says nothing, not even heartbeats: given up after the timeout
+            assertTrue(second.closedByFarEnd());
+        }
+        await("the silent peer's hold lifted", () -> held(2) == 0);
+    }
+
+    @Test
+    void adviceGoesToThePreviousRouterWholeAfterEveryConnection() throws Exception {
+        try (Peer r3 = new Peer(plane.localAddress(), "127.0.0.2")) {
+            r3.send(new ControlMessage.NoticePeer("r3"));
+            r3.next();
+            r3.send(new CongestionNotice(RELAYED_VARIABLE, 15));
+            assertEquals(new ControlMessage.Ack(2), r3.next().message());
+            for (int connection = 0; connection < 2; connection++) {
+                previousRouter.setSoTimeout(5_000);
+                try (Socket r0 = previousRouter.accept()) {
+                    DataInputStream in = new DataInputStream(r0.getInputStream());
+                    assertEquals(new ControlMessage.NoticePeer("r1"), read(in));
+                    assertEquals(new CongestionNotice(RELAYED_VARIABLE, 15), read(in), "connection " + connection);
+                    r0.getOutputStream().write(ControlCodec.encode(1, new ControlMessage.Ack(2)));
+                } // closed: r1 connects again and sends the whole advice again
+            }
+            await("acknowledged", () -> plane.counter(NoticeCounter.ADVICE_ACKED) >= 1);
+        }
+    }
+
+    private static ControlMessage read(DataInputStream in) throws IOException {
+        while (true) {
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            ControlMessage m = ControlCodec.decode(ByteBuffer.wrap(body)).message();
+            if (!(m instanceof ControlMessage.Heartbeat)) {
+                return m;
+            }
+        }
+    }
+}
