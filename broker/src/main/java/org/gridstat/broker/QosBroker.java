@@ -51,6 +51,7 @@ public final class QosBroker implements AutoCloseable {
     /** How many keyed requests the broker remembers; a key older than these is taken as new. */
     public static final int REMEMBERED_REQUESTS = 1000;
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QosBroker.class);
     private final Topology topology;
     private final AdmissionController admission;
     private final FlowPlanner planner;
@@ -59,6 +60,9 @@ public final class QosBroker implements AutoCloseable {
     private final StateJournal journal;
     /** The control channel to the routers; {@code null} for a broker {@link #inProcess}. */
     private final ControlChannelServer control;
+    /** Re-plans congested HRT flows on their routers' alarms; {@code null} in process or when off. */
+    private org.gridstat.broker.adapt.GlobalAdaptation adaptation;
+    private java.util.concurrent.ScheduledExecutorService adaptationTimer;
     private final FlowInstaller installer;
     private final Consumer<Throwable> onJournalFailure;
     private final RememberedRequests remembered = new RememberedRequests(REMEMBERED_REQUESTS);
@@ -155,6 +159,51 @@ public final class QosBroker implements AutoCloseable {
         }
         control.outLinks(outLinks);
         this.installer = control;
+        ControlLimits limits = controlLimits == null ? ControlLimits.DEFAULT : controlLimits;
+        if (limits.adaptationDelayNanos() != ControlLimits.NO_ADAPTATION) {
+            adaptationTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "gridstat-adaptation");
+                t.setDaemon(true);
+                return t;
+            });
+            adaptation = new org.gridstat.broker.adapt.GlobalAdaptation(this,
+                    java.time.Duration.ofNanos(limits.adaptationDelayNanos()),
+                    (delay, task) -> adaptationTimer.schedule(task, delay, java.util.concurrent.TimeUnit.NANOSECONDS),
+                    org.gridstat.core.time.SystemNanoClock.INSTANCE, (router, flowId) -> {
+                        org.gridstat.broker.control.FlowReports.Latest l = control.reports().latest(router, flowId);
+                        return l != null && l.sample().shortfall() > 0;
+                    }, o -> {
+                        control.alarms().raise(o.router(), o.kind() == org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.GROWN
+                                ? org.gridstat.broker.control.AlarmLog.Kind.ADAPTED
+                                : o.kind() == org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.REFUSED
+                                ? org.gridstat.broker.control.AlarmLog.Kind.ADAPTATION_REFUSED
+                                : org.gridstat.broker.control.AlarmLog.Kind.GENERAL, o.toString());
+                        LOG.warn("global adaptation: {}", o);
+                    });
+            control.onShortfall((router, sample) -> adaptation.unmet(router, sample.flowId(),
+                    sample.assuredRate() + sample.shortfall()));
+        }
+    }
+
+    /**
+     * Global adaptation for an in-process broker (the simulator): re-plans on {@code scheduler}'s
+     * time, with {@code stillShort} saying whether a flow is still short; call
+     * {@link org.gridstat.broker.adapt.GlobalAdaptation#unmet} on it for each alarm.
+     */
+    public synchronized org.gridstat.broker.adapt.GlobalAdaptation adaptInProcess(java.time.Duration delay,
+            org.gridstat.broker.adapt.GlobalAdaptation.Scheduler scheduler, org.gridstat.core.time.NanoClock clock,
+            org.gridstat.broker.adapt.GlobalAdaptation.StillShort stillShort,
+            Consumer<org.gridstat.broker.adapt.GlobalAdaptation.Outcome> listener) {
+        if (control != null || adaptation != null) {
+            throw new IllegalStateException("this broker adapts already, or from its control channel");
+        }
+        adaptation = new org.gridstat.broker.adapt.GlobalAdaptation(this, delay, scheduler, clock, stillShort, listener);
+        return adaptation;
+    }
+
+    /** Global adaptation, or {@code null}: off. */
+    public org.gridstat.broker.adapt.GlobalAdaptation adaptation() {
+        return adaptation;
     }
 
     /**
@@ -271,6 +320,16 @@ public final class QosBroker implements AutoCloseable {
      * @throws IllegalArgumentException if {@code change} makes no valid spec
      */
     public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change) {
+        return modify(subscriptionId, change, 0);
+    }
+
+    /**
+     * The same for global adaptation: the publisher is taken to publish every
+     * {@code publisherIntervalNanos} (its routers measured it, above its declared rate), so the
+     * subscription may be admitted up to that rate; 0 keeps the declared interval.
+     */
+    public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change,
+                                                     long publisherIntervalNanos) {
         synchronized (this) {
             checkHealthy();
             AdmittedSubscription old = subscriptions.get(subscriptionId);
@@ -281,7 +340,9 @@ public final class QosBroker implements AutoCloseable {
             SubscriptionRequest r = old.request();
             QosSpec qos = change.apply(r.qos());
             SubscriptionRequest changed = new SubscriptionRequest(subscriptionId, r.variable(), r.publisherRouter(),
-                    r.subscriberRouter(), r.frameBytes(), qos, r.subscriberLink(), r.publisherIntervalNanos());
+                    r.subscriberRouter(), r.frameBytes(), qos, r.subscriberLink(),
+                    publisherIntervalNanos > 0 ? Math.min(publisherIntervalNanos, r.publisherIntervalNanos())
+                            : r.publisherIntervalNanos());
             admission.release(subscriptionId);
             AdmissionResult result = admission.admit(changed);
             if (!(result instanceof AdmissionResult.Admitted computed)) {
@@ -492,6 +553,12 @@ public final class QosBroker implements AutoCloseable {
         }
     }
 
+    /** The subscriptions a router's flow carries (none: no such flow). */
+    public synchronized List<AdmittedSubscription> subscriptionsOn(String router, long flowId) {
+        return planner.subscriptionsOn(router, flowId).stream().map(subscriptions::get).filter(java.util.Objects::nonNull)
+                .toList();
+    }
+
     public Topology topology() {
         return topology;
     }
@@ -530,6 +597,9 @@ public final class QosBroker implements AutoCloseable {
 
     @Override
     public void close() {
+        if (adaptationTimer != null) {
+            adaptationTimer.shutdownNow();
+        }
         if (control != null) {
             control.close();
         }

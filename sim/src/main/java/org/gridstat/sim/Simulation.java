@@ -90,6 +90,10 @@ public final class Simulation {
     private final boolean checking;
     private final List<SimulationResult.CongestionDecision> decisions = new ArrayList<>();
     private final List<SimulationResult.Notice> notices = new ArrayList<>();
+    /** Flows whose need congestion control reported unmet, and not met since, as "router/flow". */
+    private final java.util.Set<String> unmetFlows = new java.util.HashSet<>();
+    private final List<org.gridstat.broker.adapt.GlobalAdaptation.Outcome> adaptations = new ArrayList<>();
+    private final org.gridstat.broker.adapt.GlobalAdaptation adaptation;
     /** The routers' ids by hop number, as flows name their previous hops. */
     private final List<String> hops = new ArrayList<>();
 
@@ -100,11 +104,23 @@ public final class Simulation {
         build();
         this.broker = QosBroker.inProcess(scenario.topology(), new Installer(),
                 scenario.admission() == Scenario.Admission.FULL, scenario.congestion().rates());
+        long delay = scenario.congestion().adaptationDelayNanos();
+        this.adaptation = delay < 0 ? null : broker.adaptInProcess(java.time.Duration.ofNanos(delay),
+                (after, task) -> loop.at(loop.now() + after, task), loop::now,
+                (router, flowId) -> unmetFlows.contains(router + "/" + flowId), adaptations::add);
     }
 
     private void decided(String router, String link, long at, Decision d) {
         if (decisions.size() < SimulationResult.MAX_DECISIONS) {
             decisions.add(new SimulationResult.CongestionDecision(at, router, link, d));
+        }
+        if (d.kind() == Decision.Kind.UNMET) { // the alarm the broker hears (a real router's flow report)
+            unmetFlows.add(router + "/" + d.flowId());
+            if (adaptation != null) {
+                adaptation.unmet(router, d.flowId(), d.toRate());
+            }
+        } else if (d.kind() == Decision.Kind.MET) {
+            unmetFlows.remove(router + "/" + d.flowId());
         }
     }
 
@@ -647,6 +663,6 @@ public final class Simulation {
                 l.datagramsDelivered(), l.datagramsLost(SimLink.Loss.QUEUE), l.datagramsLost(SimLink.Loss.WIRE),
                 l.datagramsLost(SimLink.Loss.DOWN), l.packetsOnWire(), l.bytesOnWire())));
         return new SimulationResult(scenario.name(), scenario.seed(), scenario.durationNanos(), admissions, rows,
-                summaries, raw, linkFigures, loop.executed(), decisions, notices, held());
+                summaries, raw, linkFigures, loop.executed(), decisions, notices, held(), adaptations);
     }
 }

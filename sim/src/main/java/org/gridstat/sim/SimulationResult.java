@@ -20,7 +20,8 @@ import org.gridstat.sim.metrics.FlowInterval;
 public record SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
                                List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
                                Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions,
-                               List<Notice> notices, Map<String, Long> heldAtSource) {
+                               List<Notice> notices, Map<String, Long> heldAtSource,
+                               List<org.gridstat.broker.adapt.GlobalAdaptation.Outcome> adaptations) {
     /** Decisions a run keeps, the first ones; later ones are not kept (a run without congestion control has none). */
     public static final int MAX_DECISIONS = 100_000;
 
@@ -45,7 +46,8 @@ public record SimulationResult(String scenario, long seed, long durationNanos, M
     public SimulationResult(String scenario, long seed, long durationNanos, Map<String, String> admissions,
                             List<FlowInterval> rows, List<FlowInterval> summaries, Map<String, RawFigures> raw,
                             Map<String, LinkFigures> links, long events, List<CongestionDecision> decisions) {
-        this(scenario, seed, durationNanos, admissions, rows, summaries, raw, links, events, decisions, List.of(), Map.of());
+        this(scenario, seed, durationNanos, admissions, rows, summaries, raw, links, events, decisions, List.of(), Map.of(),
+                List.of());
     }
 
     /** A result without congestion decisions. */
@@ -73,6 +75,7 @@ public record SimulationResult(String scenario, long seed, long durationNanos, M
         decisions = List.copyOf(decisions);
         notices = List.copyOf(notices);
         heldAtSource = sorted(heldAtSource);
+        adaptations = List.copyOf(adaptations);
     }
 
     private static <V> Map<String, V> sorted(Map<String, V> m) {

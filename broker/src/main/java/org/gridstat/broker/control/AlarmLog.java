@@ -53,6 +53,10 @@ public final class AlarmLog {
          * flow report first shows the shortfall, again after it was met.
          */
         CONGESTION_UNMET(Category.DECISION, Severity.CRITICAL),
+        /** Global adaptation admitted a congested HRT flow's subscription at the rate it needs: new reservations. */
+        ADAPTED(Category.DECISION, Severity.WARNING),
+        /** Global adaptation found no path for what a congested HRT flow needs: it keeps its reservation, and says why. */
+        ADAPTATION_REFUSED(Category.DECISION, Severity.CRITICAL),
         /** Anything else the control plane decided or observed. */
         GENERAL(Category.DECISION, Severity.WARNING),
         /** A control frame that does not decode. */

@@ -69,6 +69,8 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
     private final Map<String, Set<Long>> unacked = new ConcurrentHashMap<>();
     private final AlarmLog alarms = new AlarmLog(1000);
     private final FlowReports reports = new FlowReports();
+    /** Told of each flow a router reports short of bandwidth where it was not (global adaptation). */
+    private volatile java.util.function.BiConsumer<String, ControlMessage.FlowSample> shortfalls = (r, s) -> { };
     private final CounterReports counters = new CounterReports();
     private final InstallOutcomes outcomes = new InstallOutcomes(System::currentTimeMillis);
     private final RouterPresence presence;
@@ -259,6 +261,11 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
     }
 
     /** The routers' latest statistics of their flows. */
+    /** Tells {@code listener}, on the control loop, of each flow a router newly reports short of bandwidth. */
+    public void onShortfall(java.util.function.BiConsumer<String, ControlMessage.FlowSample> listener) {
+        this.shortfalls = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
     public FlowReports reports() {
         return reports;
     }
@@ -412,6 +419,7 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
                             + " found on its link (assured " + s.assuredRate() + " B/s)";
                     alarms.raise(router, AlarmLog.Kind.CONGESTION_UNMET, why);
                     LOG.warn("router {}: {}", router, why);
+                    shortfalls.accept(router, s);
                 });
                 if (ignored > 0) {
                     LOG.debug("router {}: {} flow sample(s) ignored: flows the broker did not install there, or older than"

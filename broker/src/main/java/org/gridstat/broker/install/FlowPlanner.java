@@ -242,6 +242,17 @@ public final class FlowPlanner {
         return keys;
     }
 
+    /** The subscriptions a router's flow carries, in the order they joined it (none: no such flow). */
+    public List<Long> subscriptionsOn(String router, long flowId) {
+        for (Map.Entry<FlowKey, Long> e : flowIds.entrySet()) {
+            if (e.getValue() == flowId && e.getKey().router().equals(router)) {
+                Map<Long, Use> u = uses.get(e.getKey());
+                return u == null ? List.of() : List.copyOf(u.keySet());
+            }
+        }
+        return List.of();
+    }
+
     /** Every flow planned, by router. */
     public Map<String, List<InstallFlow>> flows() {
         Map<String, List<InstallFlow>> out = new java.util.TreeMap<>();

@@ -8,6 +8,7 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import org.gridstat.broker.adapt.GlobalAdaptation;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -167,6 +168,36 @@ class OperatorViewsTest {
     }
 
     @Test
+    void aFlowStillShortAfterTheReactionDelayIsReplannedAndItsRoutersGetTheNewReservation() throws Exception {
+        ScriptedRouter a = router("a", null);
+        ScriptedRouter b = router("b", null);
+        router("c", null);
+        subscribeAtoC();
+        long flow = of(await("/flows", n -> of(n, "router", "b").has("flowId")), "router", "b").get("flowId").asLong();
+        long reported = System.nanoTime();
+        b.send(new ControlMessage.FlowReport(1_790_000_000_000L, List.of(new ControlMessage.FlowSample(flow, 600,
+                172_800, 0, 0, 0, 23_040, 17_280, 23_040, 17_280, 5_760)))); // the PMU publishes 80 Hz
+        JsonNode qos = await("/subscriptions/1", n -> n.path("qos").path("rateHz").asDouble() == 80.0).get("qos");
+        long tookMs = (System.nanoTime() - reported) / 1_000_000;
+        assertTrue(tookMs >= GlobalAdaptation.DEFAULT_DELAY.toMillis(), "not before the reaction delay: " + tookMs + " ms");
+        assertEquals("HRT", qos.get("serviceClass").asText());
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (a.installs.stream().noneMatch(f -> f.spec().assuredRate() == 80 * 288)) {
+            assertTrue(System.nanoTime() < end, "the first router never got the flow at 80 Hz's reservation: " + a.installs);
+            Thread.sleep(10);
+        }
+        JsonNode decisions = get("/alarms").get("decisions");
+        List<String> adapted = new java.util.ArrayList<>();
+        decisions.forEach(d -> {
+            if (d.get("kind").asText().equals("ADAPTED")) {
+                adapted.add(d.get("message").asText());
+            }
+        });
+        assertEquals(1, adapted.size(), decisions.toString());
+        assertTrue(adapted.get(0).contains("60.0 -> 80.0 Hz (23040 B/s needed on b)"), adapted.get(0));
+    }
+
+    @Test
     void ratesAreRoundedToWhatTheyMeanAndNameTheirUnits() throws Exception {
         ScriptedRouter b = router("b", null);
         subscribeAtoC();
@@ -266,6 +297,7 @@ class OperatorViewsTest {
         private final Socket socket;
         private final AtomicLong sequence = new AtomicLong();
         private final Thread reader;
+        final List<ControlMessage.InstallFlow> installs = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         ScriptedRouter(InetSocketAddress broker, String id, String refuseWith) throws IOException {
             socket = new Socket(broker.getAddress(), broker.getPort());
@@ -277,6 +309,9 @@ class OperatorViewsTest {
                         byte[] body = new byte[in.readInt()];
                         in.readFully(body);
                         ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
+                        if (f.valid() && f.message() instanceof ControlMessage.InstallFlow install) {
+                            installs.add(install);
+                        }
                         if (f.valid() && f.message() instanceof ControlMessage.InstallFlow && refuseWith != null) {
                             send(new ControlMessage.Nack(f.sequence(), refuseWith));
                         } else if (f.valid()) {

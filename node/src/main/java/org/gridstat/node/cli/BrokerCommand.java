@@ -73,6 +73,12 @@ final class BrokerCommand implements Callable<Integer> {
             description = "Control port connection cap; at it, the oldest connection without Hello makes room (default: ${DEFAULT-VALUE}).")
     int controlMaxConnections;
 
+    @Option(names = "--adaptation-delay", paramLabel = "DURATION|off", defaultValue = "200ms",
+            description = "How long after a router reports a congested HRT flow it cannot serve the broker re-plans it,"
+                    + " if it is still short: admits its subscription at the rate it needs, on its paths or others;"
+                    + " off: never (default: ${DEFAULT-VALUE}; the thesis's broker took 60s).")
+    String adaptationDelay;
+
     @Option(names = "--api-max-connections", paramLabel = "N", defaultValue = "1000",
             description = "Management API connection cap; at it, the longest-idle connection makes room (default: ${DEFAULT-VALUE}).")
     int apiMaxConnections;
@@ -92,7 +98,8 @@ final class BrokerCommand implements Callable<Integer> {
                     Duration.ofNanos(DurationText.nanos(sessionTimeout)), new InetSocketAddress(c.host(), c.port()),
                     new InetSocketAddress(a.host(), a.port()), t,
                     new ControlLimits(new ControlLiveness.Timing(DurationText.nanos(heartbeat), DurationText.nanos(heartbeatTimeout)),
-                            DurationText.nanos(helloDeadline), controlMaxConnections),
+                            DurationText.nanos(helloDeadline), controlMaxConnections,
+                            adaptationDelay.equalsIgnoreCase("off") ? ControlLimits.NO_ADAPTATION : DurationText.nanos(adaptationDelay)),
                     new ApiLimits(apiMaxConnections, DurationText.nanos(apiRequestDeadline)));
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());

@@ -37,13 +37,24 @@ public record Scenario(String name, Topology topology, long durationNanos, long 
      * @param estimator the routers' estimator: its period and weight
      * @param rates     the broker's minimum rate and ceiling per class
      */
-    public record Congestion(boolean control, boolean notices, EstimatorSettings estimator, FlowRates rates) {
+    public record Congestion(boolean control, boolean notices, EstimatorSettings estimator, FlowRates rates,
+                             long adaptationDelayNanos) {
+        /** {@link #adaptationDelayNanos} of a broker that does not re-plan on congestion alarms. */
+        public static final long NO_ADAPTATION = -1;
         /** Reservations only, as the broker installs them; the routers' default estimator. */
         public static final Congestion OFF = new Congestion(false, false, EstimatorSettings.DEFAULT, FlowRates.DEFAULT);
 
+        /** Without global adaptation. */
+        public Congestion(boolean control, boolean notices, EstimatorSettings estimator, FlowRates rates) {
+            this(control, notices, estimator, rates, NO_ADAPTATION);
+        }
+
         /**
-         * @param notices whether routers send congestion notices toward the publishers (back-pressure);
-         *                only with {@code control}
+         * @param notices              whether routers send congestion notices toward the publishers
+         *                             (back-pressure); only with {@code control}
+         * @param adaptationDelayNanos how long after a router's congestion control finds no victim
+         *                             left for an HRT flow the broker re-plans it, if it is still
+         *                             short; {@link #NO_ADAPTATION}: never. Only with {@code control}
          */
         public Congestion {
             Objects.requireNonNull(estimator, "estimator");
@@ -51,6 +62,14 @@ public record Scenario(String name, Topology topology, long durationNanos, long 
             if (notices && !control) {
                 throw new IllegalArgumentException("congestion notices need congestion control on");
             }
+            if (adaptationDelayNanos < NO_ADAPTATION || (adaptationDelayNanos >= 0 && !control)) {
+                throw new IllegalArgumentException("global adaptation needs congestion control on and a delay of 0 or more");
+            }
+        }
+
+        /** The same with global adaptation after {@code delayNanos}. */
+        public Congestion adaptingAfter(long delayNanos) {
+            return new Congestion(control, notices, estimator, rates, delayNanos);
         }
     }
 

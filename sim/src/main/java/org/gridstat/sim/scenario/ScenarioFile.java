@@ -45,7 +45,8 @@ public final class ScenarioFile {
     private static final long SECOND = 1_000_000_000L;
     static final List<String> TOP = List.of("name", "duration", "report", "seed", "admission", "congestion", "topology",
             "links", "variables", "subscriptions", "raw", "timeline");
-    static final List<String> CONGESTION = List.of("control", "notices", "period", "weight", "minimum", "ceiling");
+    static final List<String> CONGESTION = List.of("control", "notices", "adaptation", "period", "weight", "minimum",
+            "ceiling");
     static final List<String> PER_CLASS = List.of("hrt", "lrt", "be");
     static final List<String> VARIABLE = List.of("name", "router", "bytes", "rate", "interval", "class", "group", "start",
             "jitter", "deadline", "clockOffset");
@@ -228,7 +229,15 @@ public final class ScenarioFile {
             }
             rates = rates.with(k, m, x);
         }
-        return new Scenario.Congestion(control, notices, new EstimatorSettings(period, weight), rates);
+        long adaptation = Scenario.Congestion.NO_ADAPTATION;
+        String adapt = c.text("adaptation", "off");
+        if (!adapt.equals("off") && !adapt.equals("false")) {
+            if (!control) {
+                throw c.error("adaptation", "global adaptation answers congestion control's alarms: set control to on");
+            }
+            adaptation = c.duration("adaptation", 0);
+        }
+        return new Scenario.Congestion(control, notices, new EstimatorSettings(period, weight), rates, adaptation);
     }
 
     private Topology topology(Section top) {

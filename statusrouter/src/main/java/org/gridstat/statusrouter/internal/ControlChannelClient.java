@@ -98,6 +98,7 @@ final class ControlChannelClient implements AutoCloseable {
     }
 
     void start() {
+        dataPlane.onUnmet(this::alarmSoon);
         connect();
         if (reportPeriodMs > 0) {
             group.scheduleAtFixedRate(() -> {
@@ -108,6 +109,32 @@ final class ControlChannelClient implements AutoCloseable {
                 }
             }, reportPeriodMs, reportPeriodMs, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** Least time between two reports sent early for an unmet need. */
+    static final long ALARM_REPORT_GAP_NANOS = 100_000_000L;
+    private final java.util.concurrent.atomic.AtomicBoolean alarmQueued = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile long lastAlarmReport = Long.MIN_VALUE;
+
+    /**
+     * Congestion control found a need it cannot meet: the flow report, whose shortfall is the
+     * broker's alarm and global adaptation's cue, goes now rather than at the next period; at most
+     * one such report each {@link #ALARM_REPORT_GAP_NANOS}. Called on the data path: hands over.
+     */
+    private void alarmSoon() {
+        if (reportPeriodMs <= 0 || alarmQueued.getAndSet(true)) {
+            return;
+        }
+        long wait = Math.max(0, lastAlarmReport + ALARM_REPORT_GAP_NANOS - clock.nanoTime());
+        group.schedule(() -> {
+            alarmQueued.set(false);
+            lastAlarmReport = clock.nanoTime();
+            try {
+                report();
+            } catch (RuntimeException e) {
+                LOG.warn("router {}: flow report failed: {}", nodeId, e.toString());
+            }
+        }, lastAlarmReport == Long.MIN_VALUE ? 0 : wait, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -360,6 +387,7 @@ final class ControlChannelClient implements AutoCloseable {
                 return;
             } finally {
                 dataPlane = outLinkHost.current();
+                dataPlane.onUnmet(this::alarmSoon);
                 synchronized (brokerFlows) {
                     brokerFlows.clear(); // gone with the old data plane
                 }

@@ -42,6 +42,8 @@ final class DataPath {
     private final NoticeRelay relay;
     /** Where the relay's advice goes (the notice plane, once it runs); until then it is kept in the relay. */
     private volatile NoticeRelay.Advice adviceOut = (hop, variable, rate) -> { };
+    /** Told when congestion control finds a need it cannot meet: the control channel reports at once. */
+    private volatile Runnable unmetAlarm = () -> { };
     private final EventLoop loop;
     private final LoopWakeups wakeups;
     /** Where frames handed over by other loops are copied to, on this loop (see {@link FrameIntake}). */
@@ -76,6 +78,9 @@ final class DataPath {
             engine.useCongestionControl(BandwidthReassignment::new, (link, d) -> {
                 decisions.decided(link, d);
                 relay.decided(link, d);
+                if (d.kind() == org.gridstat.core.congestion.Decision.Kind.UNMET) {
+                    unmetAlarm.run();
+                }
             });
         } else {
             this.decisions = null;
@@ -267,6 +272,11 @@ final class DataPath {
     private void onCommands() {
         commandsSignalled.set(false); // before the cycle: commands queued from now on signal again
         cycle();
+    }
+
+    /** Runs {@code alarm} (on the data path: it must hand over at once) when a need is found unmet. */
+    void onUnmet(Runnable alarm) {
+        unmetAlarm = alarm;
     }
 
     /** Sends the relay's advice to {@code out} from now on. */

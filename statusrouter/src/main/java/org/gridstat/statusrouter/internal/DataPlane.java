@@ -250,6 +250,11 @@ final class DataPlane implements AutoCloseable {
         dataLoop.execute(task);
     }
 
+    /** Runs {@code alarm} off the data path, handed over at once, when congestion control finds a need unmet. */
+    void onUnmet(Runnable alarm) {
+        dataPath.onUnmet(alarm);
+    }
+
     /** The previous hops of the broker's flows, as this data plane numbers them. */
     UpstreamHops upstreamHops() {
         return upstreamHops;
