@@ -177,6 +177,25 @@ class ReproCccTestbedTest {
         assertEquals(100, after.onTime(), after.toString());
     }
 
+    /**
+     * With global adaptation (200 ms): the overlay reports B's HRT flow short at 90.1 s, and the
+     * broker, 200 ms later, finds no path for its 60 Hz (the bottleneck's HRT share is full and there
+     * is no other) and says so; the subscription keeps its reservation, and the run's figures are
+     * those without adaptation.
+     */
+    @Test
+    void withGlobalAdaptationTheBrokerRefusesWhatNoPathCarriesAndSaysWhy() {
+        SimulationResult r = org.gridstat.sim.Simulation.run(CccTestbed.scenario(CccTestbed.BOTTLENECK, 100,
+                CccTestbed.congestion(true, CccTestbed.PERIOD).adaptingAfter(200 * MS)));
+        assertEquals(1, r.adaptations().size(), "" + r.adaptations());
+        org.gridstat.broker.adapt.GlobalAdaptation.Outcome o = r.adaptations().get(0);
+        assertEquals(org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.REFUSED, o.kind(), "" + o);
+        assertEquals("overlay", o.router());
+        assertEquals(90 * S + CccTestbed.PERIOD, o.raisedAtNanos());
+        assertEquals(90 * S + CccTestbed.PERIOD + 200 * MS, o.decidedAtNanos());
+        assertTrue(o.detail().contains("-> 60.0 Hz") && o.detail().contains("not admitted"), o.detail());
+    }
+
     /** The shipped scenario file is the testbed built in code (reassignment off, the thesis's rates), field by field. */
     @Test
     void theShippedFileIsTheTestbedBuiltInCode() {
