@@ -185,6 +185,16 @@ class ScenarioFileTest {
         assertEquals(0.75, c.estimator().weight());
         assertEquals(FlowRates.DEFAULT.with(ServiceClass.HRT, 1.0, 4.0).with(ServiceClass.LRT, 0.4, 2.0)
                 .with(ServiceClass.BE, 0.115, 2.0), c.rates());
+        assertTrue(c.notices(), "notices come with control unless turned off");
+        assertEquals(Scenario.Congestion.NO_ADAPTATION, c.adaptationDelayNanos());
+        Scenario.Congestion local = parse(base + "congestion:\n  control: on\n  notices: off\n  adaptation: 200ms\n")
+                .congestion();
+        assertTrue(!local.notices());
+        assertEquals(200 * MS, local.adaptationDelayNanos());
+        assertError("s.yaml line 6: congestion.notices: congestion notices need congestion control: set control to on,"
+                + " or notices to off", base + "congestion:\n  notices: on\n");
+        assertError("s.yaml line 6: congestion.adaptation: global adaptation answers congestion control's alarms: set"
+                + " control to on", base + "congestion:\n  adaptation: 1s\n");
         assertError("s.yaml line 6: congestion.period: must be at least 10ms, got 5ms", base + "congestion:\n  period: 5ms\n");
         assertError("s.yaml line 6: congestion.minimum.be: must be 0..100 %, got 120%",
                 base + "congestion:\n  minimum: {be: 120%}\n");
