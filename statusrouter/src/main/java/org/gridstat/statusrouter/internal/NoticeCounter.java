@@ -18,6 +18,8 @@ enum NoticeCounter implements CounterDescriptor {
     ADVICE_REFUSED("notices the previous hop refused (it says why in the log at debug level)"),
     ADVICE_NOT_SENT("changes of advice for a hop with no address known, or a connection not writable: sent"
             + " whole when it is"),
+    REPLIES_NOT_SENT("acknowledgements and refusals not sent: the connection was not writable (its peer is not"
+            + " reading)"),
     CONNECT_FAILURES("failed connections to previous hops (retried with back-off)");
 
     private final String description;

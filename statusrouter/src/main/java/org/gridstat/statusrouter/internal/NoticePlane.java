@@ -166,6 +166,18 @@ final class NoticePlane implements AutoCloseable {
         return counters.get(c.ordinal());
     }
 
+    /** Bytes queued on the accepted connections, not yet taken by their sockets. */
+    long queuedBytes() {
+        return loop.submit(() -> {
+            long n = 0;
+            for (Inbound in : inbound) {
+                io.netty.channel.ChannelOutboundBuffer b = in.channel.unsafe().outboundBuffer();
+                n += b == null ? 0 : b.totalPendingWriteBytes();
+            }
+            return n;
+        }).syncUninterruptibly().getNow();
+    }
+
     private void count(NoticeCounter c) {
         counters.increment(c.ordinal());
     }
@@ -360,13 +372,13 @@ final class NoticePlane implements AutoCloseable {
             ControlFrame f = ControlCodec.decode(body.nioBuffer());
             if (!f.valid()) {
                 count(NoticeCounter.FRAMES_REFUSED);
-                send(channel, new ControlMessage.Nack(-1, f.reject() + ": " + f.detail()));
+                reply(new ControlMessage.Nack(-1, f.reject() + ": " + f.detail()));
                 return;
             }
             ControlMessage m = f.message();
             if (f.sequence() <= lastSequence) {
                 count(m instanceof CongestionNotice ? NoticeCounter.NOTICES_STALE : NoticeCounter.FRAMES_REFUSED);
-                send(channel, new ControlMessage.Nack(f.sequence(), "sequence " + f.sequence() + " is not above "
+                reply(new ControlMessage.Nack(f.sequence(), "sequence " + f.sequence() + " is not above "
                         + lastSequence + ": stale"));
                 return;
             }
@@ -381,7 +393,7 @@ final class NoticePlane implements AutoCloseable {
                 count(NoticeCounter.ADVICE_ACKED);
             } else if (!(m instanceof ControlMessage.Heartbeat)) {
                 count(NoticeCounter.FRAMES_REFUSED);
-                send(channel, new ControlMessage.Nack(f.sequence(), m.getClass().getSimpleName()
+                reply(new ControlMessage.Nack(f.sequence(), m.getClass().getSimpleName()
                         + " does not belong on this notice channel"));
             }
         }
@@ -393,7 +405,7 @@ final class NoticePlane implements AutoCloseable {
             }
             if (p.routerId().isEmpty()) {
                 peer = "";
-                send(channel, new ControlMessage.Ack(seq));
+                reply(new ControlMessage.Ack(seq));
                 return;
             }
             int at = -1;
@@ -419,13 +431,25 @@ final class NoticePlane implements AutoCloseable {
             if (before != null) {
                 before.channel.close();
             }
-            send(channel, new ControlMessage.Ack(seq));
+            reply(new ControlMessage.Ack(seq));
+        }
+
+        /**
+         * An acknowledgement or refusal, written only while the connection is writable: a peer
+         * that sends and never reads would otherwise have its replies queued without bound.
+         */
+        private void reply(ControlMessage m) {
+            if (!channel.isWritable()) {
+                count(NoticeCounter.REPLIES_NOT_SENT);
+                return;
+            }
+            send(channel, m);
         }
 
         private void refuse(long seq, String why) {
             count(NoticeCounter.PEERS_REFUSED);
             LOG.debug("router {}: notice connection from {} refused: {}", nodeId, channel.remoteAddress(), why);
-            send(channel, new ControlMessage.Nack(seq, why));
+            reply(new ControlMessage.Nack(seq, why));
             channel.close();
         }
 
@@ -440,10 +464,10 @@ final class NoticePlane implements AutoCloseable {
                 channel.eventLoop().execute(() -> {
                     if (v == NoticeRelay.Verdict.APPLIED) {
                         count(NoticeCounter.NOTICES_APPLIED);
-                        send(channel, new ControlMessage.Ack(seq));
+                        reply(new ControlMessage.Ack(seq));
                     } else {
                         count(NoticeCounter.NOTICES_REFUSED);
-                        send(channel, new ControlMessage.Nack(seq, v == NoticeRelay.Verdict.HRT
+                        reply(new ControlMessage.Nack(seq, v == NoticeRelay.Verdict.HRT
                                 ? "an HRT flow is never held" : "no flow of variable "
                                 + Long.toUnsignedString(n.variableId()) + " on the link to " + peer));
                     }
@@ -456,7 +480,7 @@ final class NoticePlane implements AutoCloseable {
             long[] named = p.variableIds();
             if (variables.size() + named.length > MAX_PUBLISHED) {
                 count(NoticeCounter.FRAMES_REFUSED);
-                send(channel, new ControlMessage.Nack(seq, "at most " + MAX_PUBLISHED + " variables per publisher"));
+                reply(new ControlMessage.Nack(seq, "at most " + MAX_PUBLISHED + " variables per publisher"));
                 return;
             }
             Map<Long, Integer> forPublishers = advice.getOrDefault(FlowEntry.PUBLISHER, Map.of());
@@ -470,7 +494,7 @@ final class NoticePlane implements AutoCloseable {
                     }
                 }
             }
-            send(channel, new ControlMessage.Ack(seq));
+            reply(new ControlMessage.Ack(seq));
         }
 
         @Override

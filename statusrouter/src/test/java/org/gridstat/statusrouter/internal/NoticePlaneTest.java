@@ -52,6 +52,8 @@ class NoticePlaneTest {
     private DataPath path;
     private NoticePlane plane;
     private ServerSocket previousRouter;
+    private RouterSettings settings;
+    private UpstreamHops hops;
 
     @BeforeEach
     void start() throws Exception {
@@ -66,7 +68,8 @@ class NoticePlaneTest {
         loop = new DefaultEventLoop();
         path = loop.submit(() -> new DataPath(s, loop, SystemNanoClock.INSTANCE, org.gridstat.core.time.SystemClock.INSTANCE,
                 new DataPathCounters())).get();
-        UpstreamHops hops = new UpstreamHops();
+        settings = s;
+        hops = new UpstreamHops();
         int[] fromR0 = hops.numbersOf(List.of(new ControlMessage.Upstream("r0",
                 Endpoint.parse("127.0.0.1:" + previousRouter.getLocalPort()))));
         FlowSpec spec = FlowSpec.of(3, ServiceClass.BE, 6_000, 600, 6_000, 20, "");
@@ -86,6 +89,14 @@ class NoticePlaneTest {
         loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
+    /** The plane again with the routers' default liveness, for tests that keep its loop busy for a while. */
+    private void restartWithDefaultTiming() {
+        plane.close();
+        plane = NoticePlane.start("r1", path, settings.links, hops, new InetSocketAddress("127.0.0.1", 0),
+                SystemNanoClock.INSTANCE, ControlLiveness.Timing.DEFAULT);
+        assertNotNull(plane);
+    }
+
     private <T> T on(Callable<T> task) throws Exception {
         return loop.submit(task).get(5, TimeUnit.SECONDS);
     }
@@ -96,10 +107,15 @@ class NoticePlaneTest {
 
     /** Waits up to 5 s for {@code condition}, checking every 10 ms. */
     private static void await(String what, Callable<Boolean> condition) throws Exception {
-        long end = System.nanoTime() + 5 * S;
+        await(what, 5, condition);
+    }
+
+    /** Waits up to {@code seconds} for {@code condition}, checking every 10 ms. */
+    private static void await(String what, int seconds, Callable<Boolean> condition) throws Exception {
+        long end = System.nanoTime() + seconds * S;
         while (!condition.call()) {
             if (System.nanoTime() > end) {
-                fail("not within 5 s: " + what);
+                fail("not within " + seconds + " s: " + what);
             }
             Thread.sleep(10);
         }
@@ -285,6 +301,35 @@ class NoticePlaneTest {
                 } // closed: r1 connects again and sends the whole advice again
             }
             await("acknowledged", () -> plane.counter(NoticeCounter.ADVICE_ACKED) >= 1);
+        }
+    }
+
+    /** A socket to the plane with a small receive window, so that what the plane writes to it backs up. */
+    private Socket frozen() throws IOException {
+        Socket s = new Socket();
+        s.setReceiveBufferSize(4096);
+        s.connect(plane.localAddress(), 2_000);
+        s.setSoTimeout(5_000);
+        return s;
+    }
+
+    @Test
+    void aPeerThatSendsGarbageAndNeverReadsDoesNotMakeThePlaneQueueRepliesWithoutBound() throws Exception {
+        int frames = 200_000;
+        restartWithDefaultTiming();
+        try (Socket s = frozen()) {
+            OutputStream out = new java.io.BufferedOutputStream(s.getOutputStream(), 1 << 16);
+            for (int k = 0; k < frames; k++) {
+                out.write(new byte[] {0, 0, 0, 0}); // an empty body: malformed, each refused with a Nack
+            }
+            out.flush();
+            long[] queued = new long[1];
+            await("every frame read", 30, () -> {
+                queued[0] = plane.queuedBytes();
+                return plane.counter(NoticeCounter.FRAMES_REFUSED) >= frames;
+            });
+            queued[0] = Math.max(queued[0], plane.queuedBytes());
+            assertTrue(queued[0] < (1 << 20), queued[0] + " bytes queued for a peer that reads nothing");
         }
     }
 
