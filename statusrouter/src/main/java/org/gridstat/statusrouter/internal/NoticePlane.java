@@ -198,7 +198,9 @@ final class NoticePlane implements AutoCloseable {
         }
         if (hop == FlowEntry.PUBLISHER) {
             for (Channel ch : publishersOf.getOrDefault(variable, Set.of())) {
-                tell(ch, variable, rate);
+                if (!tell(ch, variable, rate)) {
+                    ch.pipeline().get(Inbound.class).unsent.add(variable);
+                }
             }
             return;
         }
@@ -210,13 +212,29 @@ final class NoticePlane implements AutoCloseable {
         upstreams.computeIfAbsent(hop, h -> new UpstreamLink(h, u)).changed(variable, rate);
     }
 
-    private void tell(Channel ch, long variable, int rate) {
+    /** Whether the notice was written: not to a connection that is not writable. */
+    private boolean tell(Channel ch, long variable, int rate) {
         if (!ch.isWritable()) {
             count(NoticeCounter.ADVICE_NOT_SENT);
-            return;
+            return false;
         }
         count(NoticeCounter.ADVICE_SENT);
         send(ch, new CongestionNotice(variable, rate));
+        return true;
+    }
+
+    /**
+     * Tells {@code ch} the advice now in force ({@code advised}; absent: lifted) for each variable
+     * of {@code unsent}, those whose change was not written while it was not writable; they leave
+     * the set as they are written.
+     */
+    private void tellUnsent(Channel ch, Set<Long> unsent, Map<Long, Integer> advised) {
+        for (Long v : List.copyOf(unsent)) {
+            if (!tell(ch, v, advised.getOrDefault(v, 0))) {
+                return;
+            }
+            unsent.remove(v);
+        }
     }
 
     /** One connection to a previous router, made while there is advice for it. */
@@ -227,6 +245,8 @@ final class NoticePlane implements AutoCloseable {
         ControlLiveness liveness;
         boolean connecting;
         long backoffMs = RECONNECT_MIN_MS;
+        /** Variables whose change (a lift among them) was not written to this connection: it was not writable. */
+        final Set<Long> unsent = new LinkedHashSet<>();
 
         UpstreamLink(int hop, Upstream upstream) {
             this.hop = hop;
@@ -235,7 +255,9 @@ final class NoticePlane implements AutoCloseable {
 
         void changed(long variable, int rate) {
             if (channel != null && channel.isActive()) {
-                tell(channel, variable, rate);
+                if (!tell(channel, variable, rate)) {
+                    unsent.add(variable);
+                }
             } else {
                 connect();
             }
@@ -268,13 +290,18 @@ final class NoticePlane implements AutoCloseable {
                 channel = f.channel();
                 liveness = new ControlLiveness(clock, timing);
                 send(channel, new ControlMessage.NoticePeer(nodeId));
+                unsent.clear(); // the lost connection lifted all it had been told
                 sendWhole();
             });
         }
 
         /** Everything advised to this hop, as after a (re)connection or a stall. */
         void sendWhole() {
-            advice.getOrDefault(hop, Map.of()).forEach((variable, rate) -> tell(channel, variable, rate));
+            advice.getOrDefault(hop, Map.of()).forEach((variable, rate) -> {
+                if (!tell(channel, variable, rate)) {
+                    unsent.add(variable);
+                }
+            });
         }
 
         void retryLater() {
@@ -321,8 +348,8 @@ final class NoticePlane implements AutoCloseable {
 
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable()) {
-                link.sendWhole(); // what was not sent while it stalled
+            if (ctx.channel().isWritable()) { // what was not sent while it stalled, lifts included
+                tellUnsent(ctx.channel(), link.unsent, advice.getOrDefault(link.hop, Map.of()));
             }
             ctx.fireChannelWritabilityChanged();
         }
@@ -352,6 +379,8 @@ final class NoticePlane implements AutoCloseable {
         ControlLiveness liveness;
         long openedAt;
         final Set<Long> variables = new LinkedHashSet<>();
+        /** A publisher's variables whose change (a lift among them) was not written: the connection was not writable. */
+        final Set<Long> unsent = new LinkedHashSet<>();
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
@@ -489,12 +518,20 @@ final class NoticePlane implements AutoCloseable {
                     count(NoticeCounter.PUBLISHER_VARIABLES);
                     publishersOf.computeIfAbsent(v, k -> new LinkedHashSet<>()).add(channel);
                     Integer rate = forPublishers.get(v);
-                    if (rate != null) {
-                        tell(channel, v, rate);
+                    if (rate != null && !tell(channel, v, rate)) {
+                        unsent.add(v);
                     }
                 }
             }
             reply(new ControlMessage.Ack(seq));
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (channel.isWritable() && "".equals(peer)) { // what was not sent while it stalled, lifts included
+                tellUnsent(channel, unsent, advice.getOrDefault(FlowEntry.PUBLISHER, Map.of()));
+            }
+            ctx.fireChannelWritabilityChanged();
         }
 
         @Override

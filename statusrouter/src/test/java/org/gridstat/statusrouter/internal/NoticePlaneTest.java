@@ -101,6 +101,11 @@ class NoticePlaneTest {
         return loop.submit(task).get(5, TimeUnit.SECONDS);
     }
 
+    /** As {@link #on(Callable)}, for a long task: up to a minute. */
+    private <T> T onLong(Callable<T> task) throws Exception {
+        return loop.submit(task).get(60, TimeUnit.SECONDS);
+    }
+
     private int held(long flowId) throws Exception {
         return on(() -> path.engine.heldRate(flowId));
     }
@@ -313,6 +318,27 @@ class NoticePlaneTest {
         return s;
     }
 
+    /** Heartbeats on {@code out} every 50 ms from sequence {@code from} on, so that a peer that does not read stays alive. */
+    private static Thread heartbeats(OutputStream out, long from) {
+        Thread t = new Thread(() -> {
+            long seq = from;
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    synchronized (out) {
+                        out.write(ControlCodec.encode(seq++, new ControlMessage.Heartbeat()));
+                        out.flush();
+                    }
+                    Thread.sleep(50);
+                }
+            } catch (IOException | InterruptedException e) {
+                // closed
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
     @Test
     void aPeerThatSendsGarbageAndNeverReadsDoesNotMakeThePlaneQueueRepliesWithoutBound() throws Exception {
         int frames = 200_000;
@@ -331,6 +357,85 @@ class NoticePlaneTest {
             queued[0] = Math.max(queued[0], plane.queuedBytes());
             assertTrue(queued[0] < (1 << 20), queued[0] + " bytes queued for a peer that reads nothing");
         }
+    }
+
+    @Test
+    void aLiftDroppedWhileAPublishersConnectionWasNotWritableReachesItWhenItIs() throws Exception {
+        int changes = 300_000;
+        restartWithDefaultTiming();
+        try (Socket s = frozen()) {
+            OutputStream out = s.getOutputStream();
+            out.write(ControlCodec.encode(1, new ControlMessage.NoticePeer("")));
+            out.write(ControlCodec.encode(2, new ControlMessage.Publishes(new long[] {BE_VARIABLE})));
+            out.flush();
+            await("the publisher named its variable", () -> plane.counter(NoticeCounter.PUBLISHER_VARIABLES) == 1);
+            Thread alive = heartbeats(out, 3);
+            try {
+                onLong(() -> {
+                    for (int k = 0; k < changes; k++) {
+                        path.relay().noticed(0, BE_VARIABLE, 20 + k % 2);
+                    }
+                    return path.relay().noticed(0, BE_VARIABLE, 0); // the lift, last
+                });
+                await("all advice handled", 60, () -> plane.counter(NoticeCounter.ADVICE_SENT)
+                        + plane.counter(NoticeCounter.ADVICE_NOT_SENT) >= changes + 1);
+                assertTrue(plane.counter(NoticeCounter.ADVICE_NOT_SENT) > 0, "the connection never stalled");
+                assertEquals(0, lastAdvised(new DataInputStream(s.getInputStream()), BE_VARIABLE),
+                        "the publisher is left held");
+            } finally {
+                alive.interrupt();
+            }
+        }
+    }
+
+    @Test
+    void aLiftDroppedWhileThePreviousRoutersConnectionWasNotWritableReachesItWhenItIs() throws Exception {
+        int changes = 300_000;
+        restartWithDefaultTiming();
+        previousRouter.setReceiveBufferSize(4096);
+        previousRouter.setSoTimeout(5_000);
+        on(() -> path.relay().noticed(1, RELAYED_VARIABLE, 15));
+        try (Socket r0 = previousRouter.accept()) {
+            r0.setSoTimeout(5_000);
+            DataInputStream in = new DataInputStream(r0.getInputStream());
+            assertEquals(new ControlMessage.NoticePeer("r1"), read(in));
+            assertEquals(new CongestionNotice(RELAYED_VARIABLE, 15), read(in));
+            Thread alive = heartbeats(r0.getOutputStream(), 1);
+            try {
+                onLong(() -> {
+                    for (int k = 0; k < changes; k++) {
+                        path.relay().noticed(1, RELAYED_VARIABLE, 16 + k % 2);
+                    }
+                    return path.relay().noticed(1, RELAYED_VARIABLE, 0); // the lift, last
+                });
+                await("all advice handled", 60, () -> plane.counter(NoticeCounter.ADVICE_SENT)
+                        + plane.counter(NoticeCounter.ADVICE_NOT_SENT) >= changes + 2);
+                assertTrue(plane.counter(NoticeCounter.ADVICE_NOT_SENT) > 0, "the connection never stalled");
+                assertEquals(0, lastAdvised(in, RELAYED_VARIABLE), "the previous router is left held");
+            } finally {
+                alive.interrupt();
+            }
+        }
+    }
+
+    /**
+     * Reads notices for up to 5 s, returning as soon as the latest one for {@code variable} lifts
+     * it (0), or else the latest rate read.
+     */
+    private static int lastAdvised(DataInputStream in, long variable) throws IOException {
+        long end = System.nanoTime() + 5 * S;
+        int last = -1;
+        while (System.nanoTime() < end) {
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            if (ControlCodec.decode(ByteBuffer.wrap(body)).message() instanceof CongestionNotice n && n.variableId() == variable) {
+                last = n.rateHz();
+                if (last == 0) {
+                    return 0;
+                }
+            }
+        }
+        return last;
     }
 
     private static ControlMessage read(DataInputStream in) throws IOException {
