@@ -286,8 +286,7 @@ final class NoticePlane implements AutoCloseable {
                     retryLater();
                     return;
                 }
-                backoffMs = RECONNECT_MIN_MS;
-                channel = f.channel();
+                channel = f.channel(); // the back-off resets once the peer acknowledges: one that closes at once is not a storm
                 liveness = new ControlLiveness(clock, timing);
                 send(channel, new ControlMessage.NoticePeer(nodeId));
                 unsent.clear(); // the lost connection lifted all it had been told
@@ -338,6 +337,7 @@ final class NoticePlane implements AutoCloseable {
                 count(NoticeCounter.FRAMES_REFUSED);
             } else if (f.message() instanceof ControlMessage.Ack) {
                 count(NoticeCounter.ADVICE_ACKED);
+                link.backoffMs = RECONNECT_MIN_MS;
             } else if (f.message() instanceof ControlMessage.Nack n) {
                 count(NoticeCounter.ADVICE_REFUSED);
                 LOG.debug("router {}: {} refused notice #{}: {}", nodeId, link.upstream, n.sequence(), n.reason());

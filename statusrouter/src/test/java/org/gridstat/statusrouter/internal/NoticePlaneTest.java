@@ -438,6 +438,19 @@ class NoticePlaneTest {
         return last;
     }
 
+    @Test
+    void aPreviousRouterThatClosesEveryConnectionAtOnceIsRetriedWithGrowingBackOff() throws Exception {
+        previousRouter.setSoTimeout(5_000);
+        on(() -> path.relay().noticed(1, RELAYED_VARIABLE, 15));
+        long[] at = new long[5];
+        for (int k = 0; k < at.length; k++) {
+            previousRouter.accept().close(); // accepted, never acknowledged
+            at[k] = System.nanoTime();
+        }
+        long lastGapMs = (at[4] - at[3]) / 1_000_000;
+        assertTrue(lastGapMs >= 400, "the fifth connection came " + lastGapMs + " ms after the fourth");
+    }
+
     private static ControlMessage read(DataInputStream in) throws IOException {
         while (true) {
             byte[] body = new byte[in.readInt()];
