@@ -1,8 +1,8 @@
 package org.gridstat.client;
 
-import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -40,6 +40,8 @@ final class NoticeClient implements AutoCloseable {
     private Socket socket;
     private OutputStream out;
     private long sequence;
+    /** When the last whole frame came from the router; the reader thread's. */
+    private long lastHeard;
 
     NoticeClient(InetSocketAddress router, Consumer<ControlMessage.CongestionNotice> onNotice, Runnable onLost) {
         this.router = router;
@@ -102,7 +104,7 @@ final class NoticeClient implements AutoCloseable {
                 opened(s);
                 connected = true;
                 backoff = BACKOFF_MIN_MS;
-                read(new DataInputStream(s.getInputStream()));
+                read(s.getInputStream());
             } catch (IOException e) {
                 if (!closed) {
                     LOG.log(System.Logger.Level.DEBUG, "congestion notices from " + router + ": " + e);
@@ -124,25 +126,18 @@ final class NoticeClient implements AutoCloseable {
         }
     }
 
-    private void read(DataInputStream in) throws IOException {
-        long silentSince = System.nanoTime();
+    private void read(InputStream in) throws IOException {
+        lastHeard = System.nanoTime();
+        byte[] prefix = new byte[ControlCodec.LENGTH_PREFIX];
         while (!closed) {
-            int length;
-            try {
-                length = in.readInt();
-            } catch (SocketTimeoutException quiet) {
-                if (System.nanoTime() - silentSince > SILENT_MS * 1_000_000L) {
-                    throw new IOException("router silent for " + SILENT_MS + " ms");
-                }
-                write(new ControlMessage.Heartbeat());
-                continue;
-            }
+            readFully(in, prefix);
+            int length = ByteBuffer.wrap(prefix).getInt();
             if (length < 0 || length > ControlCodec.MAX_BODY) {
                 throw new IOException("a frame of " + length + " bytes");
             }
             byte[] body = new byte[length];
-            in.readFully(body);
-            silentSince = System.nanoTime();
+            readFully(in, body);
+            lastHeard = System.nanoTime();
             ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
             if (f.valid() && f.message() instanceof ControlMessage.CongestionNotice n) {
                 onNotice.accept(n);
@@ -152,6 +147,34 @@ final class NoticeClient implements AutoCloseable {
             }
         }
         throw new EOFException("closed");
+    }
+
+    /**
+     * Reads {@code b} whole. A read timeout keeps what of the frame was read already (a timeout
+     * inside {@code DataInputStream.readInt} loses it, and the stream's framing with it), and is a
+     * quiet moment: a heartbeat goes out, or a router silent too long is given up.
+     */
+    private void readFully(InputStream in, byte[] b) throws IOException {
+        int off = 0;
+        while (off < b.length) {
+            if (closed) {
+                throw new EOFException("closed");
+            }
+            int n;
+            try {
+                n = in.read(b, off, b.length - off);
+            } catch (SocketTimeoutException quiet) {
+                if (System.nanoTime() - lastHeard > SILENT_MS * 1_000_000L) {
+                    throw new IOException("router silent for " + SILENT_MS + " ms");
+                }
+                write(new ControlMessage.Heartbeat());
+                continue;
+            }
+            if (n < 0) {
+                throw new EOFException("closed by the router");
+            }
+            off += n;
+        }
     }
 
     @Override
