@@ -40,6 +40,8 @@ final class NoticeClient implements AutoCloseable {
     private Socket socket;
     private OutputStream out;
     private long sequence;
+    /** When the last frame went to the router. */
+    private long lastSent;
     /** When the last whole frame came from the router; the reader thread's. */
     private long lastHeard;
 
@@ -66,8 +68,16 @@ final class NoticeClient implements AutoCloseable {
         try {
             out.write(ControlCodec.encode(++sequence, m));
             out.flush();
+            lastSent = System.nanoTime();
         } catch (IOException e) {
             closeSocket(); // the reader sees it and reconnects
+        }
+    }
+
+    /** A heartbeat, once nothing went to the router for {@link #HEARTBEAT_MS}: what keeps its liveness. */
+    private synchronized void heartbeatIfDue() {
+        if (System.nanoTime() - lastSent >= HEARTBEAT_MS * 1_000_000L) {
+            write(new ControlMessage.Heartbeat());
         }
     }
 
@@ -99,7 +109,7 @@ final class NoticeClient implements AutoCloseable {
             boolean connected = false;
             try (Socket s = new Socket()) {
                 s.connect(router, 2_000);
-                s.setSoTimeout(HEARTBEAT_MS);
+                s.setSoTimeout(HEARTBEAT_MS / 4); // checks for a due heartbeat even while the router says nothing
                 s.setTcpNoDelay(true);
                 opened(s);
                 connected = true;
@@ -138,6 +148,7 @@ final class NoticeClient implements AutoCloseable {
             byte[] body = new byte[length];
             readFully(in, body);
             lastHeard = System.nanoTime();
+            heartbeatIfDue(); // the router may talk more often than the read times out
             ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
             if (f.valid() && f.message() instanceof ControlMessage.CongestionNotice n) {
                 onNotice.accept(n);
@@ -167,7 +178,7 @@ final class NoticeClient implements AutoCloseable {
                 if (System.nanoTime() - lastHeard > SILENT_MS * 1_000_000L) {
                     throw new IOException("router silent for " + SILENT_MS + " ms");
                 }
-                write(new ControlMessage.Heartbeat());
+                heartbeatIfDue();
                 continue;
             }
             if (n < 0) {
