@@ -72,6 +72,8 @@ final class NoticePlane implements AutoCloseable {
     static final long INTRODUCTION_NANOS = TimeUnit.SECONDS.toNanos(5);
     static final long RECONNECT_MIN_MS = 100;
     static final long RECONNECT_MAX_MS = 5_000;
+    /** Heartbeat periods a connection to a previous router nothing is asked of any more is kept (5 s by default). */
+    static final int IDLE_UPSTREAM_PERIODS = 5;
 
     private final String nodeId;
     private final DataPath dataPath;
@@ -210,6 +212,21 @@ final class NoticePlane implements AutoCloseable {
             return;
         }
         upstreams.computeIfAbsent(hop, h -> new UpstreamLink(h, u)).changed(variable, rate);
+        if (forHop.isEmpty()) { // nothing asked of that router any more: its connection goes, unless asked again
+            loop.schedule(() -> closeIfIdle(hop), IDLE_UPSTREAM_PERIODS * timing.periodNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Closes the connection to a previous router nothing is asked of, so they do not pile up. */
+    private void closeIfIdle(int hop) {
+        UpstreamLink link = upstreams.get(hop);
+        if (link != null && advice.getOrDefault(hop, Map.of()).isEmpty()) {
+            upstreams.remove(hop); // first: its close schedules no reconnection
+            advice.remove(hop);
+            if (link.channel != null) {
+                link.channel.close();
+            }
+        }
     }
 
     /** Whether the notice was written: not to a connection that is not writable. */

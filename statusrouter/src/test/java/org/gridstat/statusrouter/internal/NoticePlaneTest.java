@@ -306,6 +306,19 @@ class NoticePlaneTest {
                 } // closed: r1 connects again and sends the whole advice again
             }
             await("acknowledged", () -> plane.counter(NoticeCounter.ADVICE_ACKED) >= 1);
+
+            // r3 asks nothing any more: the lift goes to r0, and the connection to it is closed once idle.
+            previousRouter.setSoTimeout(5_000);
+            try (Socket r0 = previousRouter.accept()) {
+                DataInputStream in = new DataInputStream(r0.getInputStream());
+                assertEquals(new ControlMessage.NoticePeer("r1"), read(in));
+                assertEquals(new CongestionNotice(RELAYED_VARIABLE, 15), read(in));
+                r3.send(new CongestionNotice(RELAYED_VARIABLE, 0));
+                assertEquals(new ControlMessage.Ack(3), r3.next().message());
+                assertEquals(new CongestionNotice(RELAYED_VARIABLE, 0), read(in));
+                assertThrows(java.io.EOFException.class, () -> read(in), "closed after "
+                        + NoticePlane.IDLE_UPSTREAM_PERIODS + " heartbeat periods with nothing asked");
+            }
         }
     }
 
