@@ -299,6 +299,7 @@ final class ManagementRoutes implements ManagementApi.Routes {
                     st.put("state", FlowState.of(f.spec(), s.demand()).name());
                     st.put("assuredInForceBytesPerSecond", s.assuredRate()); // congestion control may move it
                     st.put("shortfallBytesPerSecond", s.shortfall());
+                    st.put("heldRateHz", s.heldRateHz()); // a congestion hold in force (0: none)
                     m.put("statistics", st);
                 }
                 out.add(m);

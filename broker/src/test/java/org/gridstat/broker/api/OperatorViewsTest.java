@@ -212,7 +212,7 @@ class OperatorViewsTest {
         assertEquals("{\"reportedAtMillis\":1790000000000,\"eventsSent\":600,\"bytesSent\":172800,\"overflowDrops\":1,"
                 + "\"deadlineMisses\":2,\"backlog\":3,\"arrivalBytesPerSecond\":3252,\"departureBytesPerSecond\":3251,"
                 + "\"demandBytesPerSecond\":3701,\"state\":\"MINIMUM\",\"assuredInForceBytesPerSecond\":5760,"
-                + "\"shortfallBytesPerSecond\":0}",
+                + "\"shortfallBytesPerSecond\":0,\"heldRateHz\":0}",
                 shown.get("statistics").toString());
         assertEquals(17280, shown.get("assuredBytesPerSecond").asLong(), "288 B a frame, 60 a second");
         assertTrue(shown.has("ceilingBytesPerSecond"), shown.toString());

@@ -44,7 +44,8 @@ import org.gridstat.core.sched.FlowSpec;
  * Nack         6: u64 refused sequence | string reason
  * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
- *                 f64 arrival rate | f64 departure rate | f64 demand | u64 assured rate | u64 shortfall)
+ *                 f64 arrival rate | f64 departure rate | f64 demand | u64 assured rate | u64 shortfall |
+ *                 u32 held rate in Hz (0: none))
  * Heartbeat    8: (nothing)
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
  *                  m x (string link (1..255 bytes) | values figures); at most 32 links
@@ -61,7 +62,8 @@ import org.gridstat.core.sched.FlowSpec;
  * Decoding checks every length against what is left and every value against its domain; a body
  * that decodes must be consumed exactly. Nothing is thrown for bad input.
  *
- * <p>Schema 2 added InstallFlow's least rest-of-path delay, schema 4 its previous hops. A peer of schema 1 is refused as a
+ * <p>Schema 2 added InstallFlow's least rest-of-path delay, schema 4 its previous hops and the flow
+ * samples' held rate. A peer of schema 1 is refused as a
  * whole (its Hello already) rather than understood in part: a router that took schema 2's SyncEnd
  * but refused its installs would drop every flow the broker had installed, while a refused
  * connection leaves them in force until both ends speak the same schema.
@@ -149,7 +151,8 @@ public final class ControlCodec {
             for (FlowSample f : r.flows()) {
                 b.putLong(f.flowId()).putLong(f.eventsSent()).putLong(f.bytesSent()).putLong(f.overflowDrops())
                         .putLong(f.deadlineMisses()).putLong(f.backlog()).putDouble(f.arrivalRate())
-                        .putDouble(f.departureRate()).putDouble(f.demand()).putLong(f.assuredRate()).putLong(f.shortfall());
+                        .putDouble(f.departureRate()).putDouble(f.demand()).putLong(f.assuredRate()).putLong(f.shortfall())
+                        .putInt(f.heldRateHz());
             }
         } else if (m instanceof RouterReport r) {
             b.put((byte) ROUTER_REPORT).putLong(sequence).putLong(r.timeMillis());
@@ -345,10 +348,10 @@ public final class ControlCodec {
         if (time < 0) {
             throw new IllegalArgumentException("report time " + time + " is negative");
         }
-        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 88 + 1));
+        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 92 + 1));
         for (int i = 0; i < n; i++) {
             samples.add(new FlowSample(b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(),
-                    b.getDouble(), b.getDouble(), b.getDouble(), b.getLong(), b.getLong()));
+                    b.getDouble(), b.getDouble(), b.getDouble(), b.getLong(), b.getLong(), b.getInt()));
         }
         return new FlowReport(time, samples);
     }

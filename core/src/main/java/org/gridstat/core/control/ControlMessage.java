@@ -229,10 +229,19 @@ public sealed interface ControlMessage {
      * alarm for the broker), both in bytes per second.
      */
     record FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
-                      double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall) {
+                      double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall,
+                      int heldRateHz) {
+        /** A sample of a flow no congestion hold is on. */
+        public FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
+                          double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall) {
+            this(flowId, eventsSent, bytesSent, overflowDrops, deadlineMisses, backlog, arrivalRate, departureRate, demand,
+                    assuredRate, shortfall, 0);
+        }
+
+        /** @param heldRateHz the samples per second congestion control holds the flow to; 0: none */
         public FlowSample {
             if (eventsSent < 0 || bytesSent < 0 || overflowDrops < 0 || deadlineMisses < 0 || backlog < 0
-                    || assuredRate < 0 || shortfall < 0) {
+                    || assuredRate < 0 || shortfall < 0 || heldRateHz < 0) {
                 throw new IllegalArgumentException("flow " + flowId + ": counters and rates must not be negative");
             }
             if (!(arrivalRate >= 0) || !(departureRate >= 0) || !(demand >= 0) || Double.isInfinite(arrivalRate)

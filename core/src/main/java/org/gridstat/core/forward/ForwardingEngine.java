@@ -415,6 +415,7 @@ public final class ForwardingEngine<E> {
             return false;
         }
         setHold(b, rateHz);
+        links[b.entry.outLink()].held(b.slot, rateHz);
         return true;
     }
 

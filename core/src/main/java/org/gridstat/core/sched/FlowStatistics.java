@@ -10,10 +10,12 @@ public final class FlowStatistics {
     private final long reservedRate;
     private final long assuredRate;
     private final long shortfall;
+    private final int heldRateHz;
 
     FlowStatistics(long flowId, ServiceClass serviceClass, QueueStatistics queue, long reservedRate, long assuredRate,
-                   long shortfall) {
+                   long shortfall, int heldRateHz) {
         this.shortfall = shortfall;
+        this.heldRateHz = heldRateHz;
         this.flowId = flowId;
         this.serviceClass = serviceClass;
         this.queue = queue;
@@ -29,6 +31,11 @@ public final class FlowStatistics {
     /** How much more than its assured rate the flow needs and congestion control could not find, bytes per second. */
     public long shortfall() {
         return shortfall;
+    }
+
+    /** The samples per second congestion control holds the flow to (its lending, or its next hop's notice); 0: none. */
+    public int heldRateHz() {
+        return heldRateHz;
     }
 
     /** The assured rate in force: the reservation, or what congestion control moved it to. */

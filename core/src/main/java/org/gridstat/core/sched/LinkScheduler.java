@@ -45,7 +45,7 @@ public final class LinkScheduler<E> implements LinkFlows {
     private static final int BE = 2;
 
     /** A flow's spec and counters, published as one so that a reader never pairs two flows' halves. */
-    private record Published(FlowSpec spec, QueueCounters counters, long assured, long shortfall) {
+    private record Published(FlowSpec spec, QueueCounters counters, long assured, long shortfall, int heldHz) {
     }
 
     private final EventReleaser<E> releaser;
@@ -141,7 +141,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         flowNodes[slot] = new HtbNode(spec.shaping(), now);
         flowClass[slot] = classIndex(spec.serviceClass());
         flowCounters[slot] = new QueueCounters();
-        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate(), 0));
+        published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate(), 0, 0));
         return slot;
     }
 
@@ -191,7 +191,8 @@ public final class LinkScheduler<E> implements LinkFlows {
             flowNodes[slot].advance(now);
             flowNodes[slot].configure(spec.shaping());
         } // the same rates again (a broker's resync): the rate a policy assured, and the tokens, stay
-        published.set(slot, new Published(spec, flowCounters[slot], assured[slot], published.get(slot).shortfall()));
+        published.set(slot, new Published(spec, flowCounters[slot], assured[slot], published.get(slot).shortfall(),
+                published.get(slot).heldHz()));
         relink(slot, now);
     }
 
@@ -205,7 +206,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         FlowSpec spec = requireFlow(slot);
         Published p = published.get(slot);
         if (p.shortfall() != bytesPerSecond) {
-            published.set(slot, new Published(spec, flowCounters[slot], p.assured(), Math.max(0, bytesPerSecond)));
+            published.set(slot, new Published(spec, flowCounters[slot], p.assured(), Math.max(0, bytesPerSecond), p.heldHz()));
         }
     }
 
@@ -229,6 +230,14 @@ public final class LinkScheduler<E> implements LinkFlows {
         return (long) Math.ceil(flowCounters[slot].meanWireBytes() * 1e9 / estimator.periodNanos());
     }
 
+    /** Publishes the rate congestion control holds the flow to (0: none), for its statistics; on the writer thread. */
+    public void held(int slot, int rateHz) {
+        Published p = published.get(slot);
+        if (p != null && p.heldHz() != rateHz) {
+            published.set(slot, new Published(p.spec(), p.counters(), p.assured(), p.shortfall(), rateHz));
+        }
+    }
+
     /** The flow's mean event size on the wire so far, bytes (frame and IP and UDP headers; 0: none yet). */
     public double meanWireBytes(int slot) {
         return flowCounters[slot].meanWireBytes();
@@ -250,7 +259,8 @@ public final class LinkScheduler<E> implements LinkFlows {
         }
         unlink(slot);
         assured[slot] = assuredRate;
-        published.set(slot, new Published(spec, flowCounters[slot], assuredRate, published.get(slot).shortfall()));
+        published.set(slot, new Published(spec, flowCounters[slot], assuredRate, published.get(slot).shortfall(),
+                published.get(slot).heldHz()));
         flowNodes[slot].advance(now);
         flowNodes[slot].configure(Shaping.of(assuredRate, Math.max(spec.ceilingRate(), assuredRate)));
         relink(slot, now);
@@ -459,7 +469,7 @@ public final class LinkScheduler<E> implements LinkFlows {
             Published p = published.get(slot);
             if (p != null) {
                 flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot(),
-                        p.spec().assuredRate(), p.assured(), p.shortfall()));
+                        p.spec().assuredRate(), p.assured(), p.shortfall(), p.heldHz()));
             }
         }
         Map<ServiceClass, QueueStatistics> classes = new EnumMap<>(ServiceClass.class);

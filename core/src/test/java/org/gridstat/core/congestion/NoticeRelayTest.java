@@ -93,6 +93,8 @@ class NoticeRelayTest {
         relay.decided(0, new Decision(Decision.Kind.LENT, 2, ServiceClass.BE, 8_000, 2_560, 1)); // 2,560 / 128 = 20 Hz
 
         assertEquals(20, engine.heldRate(2));
+        assertEquals(20, engine.statistics(0).flows().stream().filter(f -> f.flowId() == 2).findFirst().orElseThrow()
+                .heldRateHz(), "shown in the flow's statistics, for the broker's flow reports");
         assertEquals(List.of(new Advised(FlowEntry.PUBLISHER, 2, 20)), advice);
         assertEquals(everyThird(T0), passing(2, T0), "the samples of the 20 Hz grid, in order, and no others");
         assertEquals(60 - 20, engine.counters().get(org.gridstat.core.forward.EngineCounter.HELD));

@@ -75,7 +75,8 @@ class ControlCodecTest {
                 new Ack(99), new Nack(100, "link r9 does not exist"), REPORT, new FlowReport(5, List.of()),
                 new ControlMessage.Heartbeat(), new ControlMessage.NoticePeer("r2"), new ControlMessage.NoticePeer(""),
                 new ControlMessage.Publishes(new long[] {42, -7}), new ControlMessage.CongestionNotice(42, 20),
-                new ControlMessage.CongestionNotice(-7, 0), INSTALL_WITH_UPSTREAM);
+                new ControlMessage.CongestionNotice(-7, 0), INSTALL_WITH_UPSTREAM,
+                new FlowReport(6, List.of(new ControlMessage.FlowSample(9, 1, 288, 0, 0, 0, 20, 20, 5_760, 662, 0, 2))));
         long seq = 1;
         for (ControlMessage m : all) {
             ControlFrame f = roundTrip(seq, m);

@@ -158,7 +158,7 @@ final class ControlChannelClient implements AutoCloseable {
                     org.gridstat.core.sched.QueueStatistics q = f.queue();
                     samples.add(new ControlMessage.FlowSample(f.flowId(), q.departures(), q.departureBytes(),
                             q.overflowDrops(), q.deadlineMisses(), q.backlog(), q.arrivalRate(), q.departureRate(),
-                            q.demandRate(), f.assuredRate(), f.shortfall()));
+                            q.demandRate(), f.assuredRate(), f.shortfall(), f.heldRateHz()));
                 }
             }
         }
