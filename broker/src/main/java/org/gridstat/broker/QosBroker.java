@@ -95,6 +95,18 @@ public final class QosBroker implements AutoCloseable {
     }
 
     /**
+     * A broker that keeps its state in memory only, with its control channel, admitting with or
+     * without the EDF test of hop deadlines ({@code testDeadlines} off: by bandwidth alone) and
+     * giving flows {@code rates}' minimum rates and ceilings: what the simulator's broker does
+     * ({@link #inProcess(Topology, FlowInstaller, boolean, FlowRates)}), for real routers.
+     */
+    public QosBroker(Topology topology, InetSocketAddress controlBind, ControlLimits controlLimits, boolean testDeadlines,
+                     FlowRates rates) {
+        this(BrokerState.empty(topology), StateJournal.MEMORY_ONLY, e -> { }, null, controlBind, controlLimits,
+                RouterPresence.NONE, testDeadlines, rates);
+    }
+
+    /**
      * A broker in memory whose flow changes go to {@code installer} in the caller's thread, with
      * no control channel: the simulator and the console's what-if run the broker's own admission
      * and flow planning this way.
