@@ -175,6 +175,21 @@ public final class StatusRouterComponent implements StatusRouter {
         return c;
     }
 
+    /**
+     * Starts a router from Config Admin properties of {@value #PID} outside a framework, as
+     * Declarative Services would; {@link #stop} stops it.
+     *
+     * @throws IllegalArgumentException naming every bad key
+     */
+    public static StatusRouterComponent start(Map<String, ?> properties) {
+        return new StatusRouterComponent(ConfigProperties.of(Config.class, properties));
+    }
+
+    /** Stops a router {@link #start started} outside a framework, closing its sockets. */
+    public void stop() {
+        deactivate();
+    }
+
     @Deactivate
     void deactivate() {
         if (control != null) {

@@ -1,0 +1,67 @@
+package org.gridstat.statusrouter.api;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.statusrouter.internal.StatusRouterComponent;
+
+/**
+ * A status router run in the caller's process without an OSGi framework: the same component, data
+ * plane and control channel as a node's, configured by the same Config Admin properties of
+ * {@link RouterConfiguration#PID} (the keys listed in the README). For tools and tests that start
+ * several routers in one process; {@link #close} stops it and closes its sockets.
+ */
+public final class EmbeddedRouter implements StatusRouter, AutoCloseable {
+    private final StatusRouterComponent router;
+
+    private EmbeddedRouter(StatusRouterComponent router) {
+        this.router = router;
+    }
+
+    /**
+     * Starts a router: its data plane bound and, with a {@code broker.address}, its control channel
+     * connecting.
+     *
+     * @throws IllegalArgumentException naming every bad key
+     */
+    public static EmbeddedRouter start(Map<String, ?> properties) {
+        return new EmbeddedRouter(StatusRouterComponent.start(properties));
+    }
+
+    @Override
+    public String nodeId() {
+        return router.nodeId();
+    }
+
+    @Override
+    public InetSocketAddress dataAddress() {
+        return router.dataAddress();
+    }
+
+    @Override
+    public RouterCounters counters() {
+        return router.counters();
+    }
+
+    @Override
+    public void submit(List<FlowCommand> commands) {
+        router.submit(commands);
+    }
+
+    @Override
+    public List<String> outLinks() {
+        return router.outLinks();
+    }
+
+    @Override
+    public List<FlowEntry> flows() {
+        return router.flows();
+    }
+
+    @Override
+    public void close() {
+        router.stop();
+    }
+}
