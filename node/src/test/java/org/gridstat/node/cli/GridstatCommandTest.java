@@ -85,6 +85,16 @@ class GridstatCommandTest {
     }
 
     @Test
+    void testbedCccOffersItsOptionsAndRejectsNonsense() {
+        CommandRun help = run("testbed", "ccc", "--help");
+        assertEquals(0, help.code());
+        assertTrue(help.out().contains("--time-scale") && help.out().contains("--congestion"), help.out());
+        assertEquals(2, run("testbed", "ccc", "--time-scale", "0").code());
+        assertEquals(2, run("testbed", "ccc", "--time-scale", "11").code());
+        assertEquals(2, run("testbed", "ccc", "--congestion", "maybe").code());
+    }
+
+    @Test
     void demoRejectsNonsenseArguments() {
         assertEquals(2, run("demo", "--seconds", "0").code());
         assertEquals(2, run("demo", "--rate", "-1").code());
