@@ -433,7 +433,11 @@ public final class ControlCodec {
         for (int i = 0; i < hops; i++) {
             String router = string(b);
             String address = string(b);
-            upstream.add(new ControlMessage.Upstream(router, address.isEmpty() ? null : endpoint(address)));
+            ControlMessage.Upstream u = new ControlMessage.Upstream(router, address.isEmpty() ? null : endpoint(address));
+            if (upstream.contains(u)) { // one text per message: the record would fold it, and re-encode shorter
+                throw new IllegalArgumentException("previous hop " + u + " is named twice");
+            }
+            upstream.add(u);
         }
         if (version < 1 || variable == 0 || publisher < 0 || budget < 0 || rest < 0) {
             throw new IllegalArgumentException("version, variable id, publisher interval, budget or rest delay out of range");

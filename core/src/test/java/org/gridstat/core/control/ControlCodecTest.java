@@ -61,6 +61,11 @@ class ControlCodecTest {
         assertEquals(3, hops[count]);
         hops[count] = (byte) (InstallFlow.MAX_UPSTREAM + 1);
         assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(hops, 4, hops.length - 4));
+        // The publisher named twice (a fuzzer's finding): refused, not folded into one, which would re-encode shorter.
+        byte[] twice = java.util.Arrays.copyOf(hops, hops.length + 4);
+        twice[count] = 4;
+        ByteBuffer.wrap(twice).putInt(0, twice.length - 4);
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(twice, 4, twice.length - 4)).detail().contains("twice"));
     }
 
     private static ControlFrame roundTrip(long seq, ControlMessage m) {
