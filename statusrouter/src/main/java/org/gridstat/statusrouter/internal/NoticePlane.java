@@ -155,9 +155,14 @@ final class NoticePlane implements AutoCloseable {
             return null;
         }
         p.loop.scheduleAtFixedRate(p::pollLiveness, timing.pollNanos(), timing.pollNanos(), TimeUnit.NANOSECONDS);
-        dataPath.adviseTo((hop, variable, rate) -> p.loop.execute(() -> p.advised(hop, variable, rate)));
+        dataPath.adviseTo(p::queueAdvice);
         LOG.info("router {}: congestion notices on TCP {}", nodeId, p.server.localAddress());
         return p;
+    }
+
+    /** The plane's one thread (tests hold it up with it). */
+    EventLoop loop() {
+        return loop;
     }
 
     InetSocketAddress localAddress() {
@@ -189,6 +194,41 @@ final class NoticePlane implements AutoCloseable {
     }
 
     // --- advice out -------------------------------------------------------------------------
+
+    private record HopVariable(int hop, long variable) {
+    }
+
+    /**
+     * Advice from the data path, the latest per hop and variable until this plane's loop takes it:
+     * advice is state, so a burst of changes costs one entry each (bounded by the flows' variables
+     * and their previous hops) and one task, not a task each.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<HopVariable, Integer> pendingAdvice =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicBoolean adviceQueued = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /** From the data path: keeps the latest advice and wakes this plane's loop once. */
+    void queueAdvice(int hop, long variable, int rate) {
+        pendingAdvice.put(new HopVariable(hop, variable), rate);
+        if (!adviceQueued.getAndSet(true)) {
+            loop.execute(this::takeAdvice);
+        }
+    }
+
+    /** Whether every advice queued so far has been taken (tests). */
+    boolean adviceTaken() {
+        return pendingAdvice.isEmpty() && !adviceQueued.get();
+    }
+
+    private void takeAdvice() {
+        adviceQueued.set(false); // first: advice queued from now on wakes the loop again
+        for (HopVariable k : pendingAdvice.keySet()) {
+            Integer rate = pendingAdvice.remove(k);
+            if (rate != null) {
+                advised(k.hop(), k.variable(), rate);
+            }
+        }
+    }
 
     /** The relay's advice for a hop, on this plane's loop. */
     private void advised(int hop, long variable, int rate) {
