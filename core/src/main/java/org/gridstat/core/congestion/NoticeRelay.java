@@ -59,9 +59,7 @@ public final class NoticeRelay {
     private final Map<LinkVariable, Integer> asked = new HashMap<>();
     /** Per variable, the rate advised upstream (absent: none), and to which hops. */
     private final Map<Long, Advised> advised = new HashMap<>();
-    private long noticesApplied;
     private long noticesRefused;
-    private long adviceSent;
     private long adviceWithoutUpstream;
 
     private record Advised(int rateHz, int[] hops) {
@@ -113,13 +111,7 @@ public final class NoticeRelay {
             noticesRefused++;
             return Verdict.HRT;
         }
-        noticesApplied++;
-        LinkVariable key = new LinkVariable(link, variableId);
-        if (rateHz == 0) {
-            asked.remove(key);
-        } else {
-            asked.put(key, rateHz);
-        }
+        put(asked, new LinkVariable(link, variableId), rateHz);
         update(variableId);
         return Verdict.APPLIED;
     }
@@ -145,12 +137,6 @@ public final class NoticeRelay {
         update(variableId);
     }
 
-    /** The rate currently advised upstream for a variable, 0 for none. */
-    public int advised(long variableId) {
-        Advised a = advised.get(variableId);
-        return a == null ? 0 : a.rateHz();
-    }
-
     /** Every advice in force for the hop numbered {@code hop}: what a transport resends when it reconnects. */
     public void adviceFor(int hop, Advice to) {
         advised.forEach((variable, a) -> {
@@ -162,19 +148,9 @@ public final class NoticeRelay {
         });
     }
 
-    /** Notices applied (including repeats of what was in force). */
-    public long noticesApplied() {
-        return noticesApplied;
-    }
-
     /** Notices refused: for a variable not carried toward their sender, or for an HRT flow. */
     public long noticesRefused() {
         return noticesRefused;
-    }
-
-    /** Advice sent upstream: rates and lifts. */
-    public long adviceSent() {
-        return adviceSent;
     }
 
     /** Changes of advice that had no hop to go to: flows whose previous hops the router does not know. */
@@ -182,12 +158,12 @@ public final class NoticeRelay {
         return adviceWithoutUpstream;
     }
 
-    private static void put(Map<Long, Integer> m, long flowId, int rate) {
-        // rate 0: the entry goes
+    /** Keeps a rate; 0 (no hold) is no entry. */
+    private static <K> void put(Map<K, Integer> m, K key, int rate) {
         if (rate == 0) {
-            m.remove(flowId);
+            m.remove(key);
         } else {
-            m.put(flowId, rate);
+            m.put(key, rate);
         }
     }
 
@@ -210,7 +186,8 @@ public final class NoticeRelay {
             }
         }
         prune();
-        int rate = unlimited || atLeastPublisher(flows, need) ? 0 : need;
+        int fastest = need;
+        int rate = unlimited || java.util.Arrays.stream(flows).anyMatch(f -> atOrAbovePublisher(f, fastest)) ? 0 : fastest;
         Advised before = advised.get(variableId);
         int[] to = hops.stream().mapToInt(Integer::intValue).toArray();
         if (before == null ? rate == 0 : before.rateHz() == rate && java.util.Arrays.equals(before.hops(), to)) {
@@ -232,7 +209,6 @@ public final class NoticeRelay {
             adviceWithoutUpstream++;
         }
         for (int h : told) {
-            adviceSent++;
             advice.advise(h, variableId, hops.contains(h) ? rate : 0);
         }
     }
@@ -245,7 +221,7 @@ public final class NoticeRelay {
      */
     private void prune() {
         lent.keySet().removeIf(id -> engine.flow(id) == null);
-        if (asked.size() > 2 * engine.flowCountHint() + 16) {
+        if (asked.size() > 2 * engine.flowCount() + 16) {
             asked.keySet().removeIf(k -> java.util.Arrays.stream(engine.flowsOf(k.variableId()))
                     .noneMatch(f -> f.outLink() == k.link()));
         }
@@ -255,14 +231,10 @@ public final class NoticeRelay {
         return a == 0 ? b : b == 0 ? a : Math.min(a, b);
     }
 
-    private static boolean atLeastPublisher(FlowEntry[] flows, int rateHz) {
-        for (FlowEntry f : flows) {
-            long p = f.publisherIntervalNanos();
-            if (p > 0 && (long) rateHz * p >= 1_000_000_000L - 1) {
-                return true;
-            }
-        }
-        return false;
+    /** Whether {@code hz} samples a second are the flow's publisher's rate or more (within a rounding of its interval). */
+    private static boolean atOrAbovePublisher(FlowEntry f, double hz) {
+        long p = f.publisherIntervalNanos();
+        return p > 0 && hz * p >= 1e9 - 1;
     }
 
     /**
@@ -274,8 +246,7 @@ public final class NoticeRelay {
             return 0; // nothing arrived yet: no size to reckon with, nothing to hold
         }
         double hz = bytesPerSecond / meanWireBytes;
-        long p = f.publisherIntervalNanos();
-        if (p > 0 && hz * p >= 1e9 - 1) {
+        if (atOrAbovePublisher(f, hz)) {
             return 0;
         }
         return (int) Math.max(1, Math.min(Math.floor(hz), SampleGrid.MAX_RATE_HZ));

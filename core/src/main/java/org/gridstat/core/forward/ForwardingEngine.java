@@ -448,7 +448,7 @@ public final class ForwardingEngine<E> {
     }
 
     /** How many flows are installed. */
-    public int flowCountHint() {
+    public int flowCount() {
         return installed.size();
     }
 
