@@ -13,7 +13,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.gridstat.core.control.ControlCodec;
 import org.gridstat.core.control.ControlFrame;
+import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.control.ControlMessage;
+import org.gridstat.core.time.SystemNanoClock;
 
 /**
  * A publisher's congestion-notice connection to its first router: TCP to the router's data address
@@ -26,8 +28,10 @@ import org.gridstat.core.control.ControlMessage;
  */
 final class NoticeClient implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(NoticeClient.class.getName());
-    static final int HEARTBEAT_MS = 1_000;
-    static final int SILENT_MS = 3_000;
+    /** The router's own liveness timing: a heartbeat each quiet second, given up after three silent ones. */
+    private static final ControlLiveness.Timing TIMING = ControlLiveness.Timing.DEFAULT;
+    static final int HEARTBEAT_MS = (int) (TIMING.periodNanos() / 1_000_000);
+    static final int SILENT_MS = (int) (TIMING.timeoutNanos() / 1_000_000);
     private static final long BACKOFF_MIN_MS = 100;
     private static final long BACKOFF_MAX_MS = 5_000;
 
@@ -40,10 +44,8 @@ final class NoticeClient implements AutoCloseable {
     private Socket socket;
     private OutputStream out;
     private long sequence;
-    /** When the last frame went to the router. */
-    private long lastSent;
-    /** When the last whole frame came from the router; the reader thread's. */
-    private long lastHeard;
+    /** The connection's heartbeats and silence; guarded by this client. */
+    private ControlLiveness liveness;
 
     NoticeClient(InetSocketAddress router, Consumer<ControlMessage.CongestionNotice> onNotice, Runnable onLost) {
         this.router = router;
@@ -68,22 +70,32 @@ final class NoticeClient implements AutoCloseable {
         try {
             out.write(ControlCodec.encode(++sequence, m));
             out.flush();
-            lastSent = System.nanoTime();
+            liveness.sent();
         } catch (IOException e) {
             closeSocket(); // the reader sees it and reconnects
         }
     }
 
-    /** A heartbeat, once nothing went to the router for {@link #HEARTBEAT_MS}: what keeps its liveness. */
-    private synchronized void heartbeatIfDue() {
-        if (System.nanoTime() - lastSent >= HEARTBEAT_MS * 1_000_000L) {
-            write(new ControlMessage.Heartbeat());
+    /**
+     * Sends a heartbeat once nothing went to the router for a period (what keeps its liveness), and
+     * gives a router silent for the timeout up.
+     */
+    private synchronized void keepAlive() throws IOException {
+        switch (liveness.poll()) {
+            case HEARTBEAT -> write(new ControlMessage.Heartbeat());
+            case SILENT -> throw new IOException("router silent for " + SILENT_MS + " ms");
+            default -> { }
         }
+    }
+
+    private synchronized void heard() {
+        liveness.heard();
     }
 
     private synchronized void opened(Socket s) throws IOException {
         socket = s;
         out = s.getOutputStream();
+        liveness = new ControlLiveness(SystemNanoClock.INSTANCE, TIMING);
         write(new ControlMessage.NoticePeer(""));
         long[] all = variables.stream().mapToLong(Long::longValue).toArray();
         for (int from = 0; from < all.length; from += ControlMessage.Publishes.MAX_VARIABLES) {
@@ -137,7 +149,6 @@ final class NoticeClient implements AutoCloseable {
     }
 
     private void read(InputStream in) throws IOException {
-        lastHeard = System.nanoTime();
         byte[] prefix = new byte[ControlCodec.LENGTH_PREFIX];
         while (!closed) {
             readFully(in, prefix);
@@ -147,8 +158,8 @@ final class NoticeClient implements AutoCloseable {
             }
             byte[] body = new byte[length];
             readFully(in, body);
-            lastHeard = System.nanoTime();
-            heartbeatIfDue(); // the router may talk more often than the read times out
+            heard();
+            keepAlive(); // the router may talk more often than the read times out
             ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
             if (f.valid() && f.message() instanceof ControlMessage.CongestionNotice n) {
                 onNotice.accept(n);
@@ -175,10 +186,7 @@ final class NoticeClient implements AutoCloseable {
             try {
                 n = in.read(b, off, b.length - off);
             } catch (SocketTimeoutException quiet) {
-                if (System.nanoTime() - lastHeard > SILENT_MS * 1_000_000L) {
-                    throw new IOException("router silent for " + SILENT_MS + " ms");
-                }
-                heartbeatIfDue();
+                keepAlive();
                 continue;
             }
             if (n < 0) {
