@@ -41,7 +41,7 @@ public final class SourceHold {
         }
         this.rateHz = rateHz;
         this.filter = rateHz == 0 ? null
-                : new RateFilter(new long[] {SampleGrid.ofRate(rateHz).intervalNanos()}, publisherIntervalNanos);
+                : RateFilter.ofRate(rateHz, publisherIntervalNanos);
         return true;
     }
 

@@ -75,6 +75,14 @@ public final class RateFilter {
         this.passesAll = publisherIntervalNanos > 0 && sorted[0] <= publisherIntervalNanos + ROUNDING_NANOS;
     }
 
+    /**
+     * The filter of a congestion hold: the samples of {@code rateHz}'s grid, as the routers' holds
+     * and a held publisher pick them alike.
+     */
+    public static RateFilter ofRate(int rateHz, long publisherIntervalNanos) {
+        return new RateFilter(new long[] {SampleGrid.ofRate(rateHz).intervalNanos()}, publisherIntervalNanos);
+    }
+
     /** Whether the sample taken at {@code sourceTimeNanos} goes over the link. */
     public boolean accept(long sourceTimeNanos) {
         if (passesAll) {

@@ -14,7 +14,6 @@ import java.util.function.Supplier;
 import org.gridstat.core.congestion.CongestionPolicy;
 import org.gridstat.core.congestion.Decision;
 import org.gridstat.core.filter.RateFilter;
-import org.gridstat.core.filter.SampleGrid;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.LinkScheduler;
@@ -425,7 +424,7 @@ public final class ForwardingEngine<E> {
         }
         b.holdHz = rateHz;
         b.hold = rateHz == 0 ? null
-                : new RateFilter(new long[] {SampleGrid.ofRate(rateHz).intervalNanos()}, b.entry.publisherIntervalNanos());
+                : RateFilter.ofRate(rateHz, b.entry.publisherIntervalNanos());
     }
 
     /** The rate a flow is held to (0: none), or -1 if it is not installed; on the data-path thread. */
