@@ -138,8 +138,7 @@ public final class SimRouter implements WakeupService {
     private void start() {
         engine = new ForwardingEngine<>(outLinks.stream().map(OutLink::spec).toList(), maxFlowsPerLink, references,
                 estimator, trust, ForwardingEngine.DEFAULT_COMMAND_QUEUE, mono.nanoTime());
-        relay = decisions != null && advice != null
-                ? new NoticeRelay(engine, (hop, variable, rate) -> advice.advise(id, hop, variable, rate)) : null;
+        relay = decisions != null && advice != null ? newRelay() : null;
         if (decisions != null) {
             engine.useCongestionControl(BandwidthReassignment::new, (link, d) -> {
                 decisions.decided(id, outLinks.get(link).name(), loop.now(), d);
@@ -194,7 +193,11 @@ public final class SimRouter implements WakeupService {
             throw new IllegalStateException("router " + id + ": notices need congestion control");
         }
         this.advice = advice;
-        this.relay = new NoticeRelay(engine, (hop, variable, rate) -> advice.advise(id, hop, variable, rate));
+        this.relay = newRelay();
+    }
+
+    private NoticeRelay newRelay() {
+        return new NoticeRelay(engine, (hop, variable, rate) -> advice.advise(id, hop, variable, rate));
     }
 
     /**
