@@ -254,9 +254,13 @@ class ZeroAllocationForwardingTest {
             Thread.sleep(50);
         }
         // Frames another loop read wait in its hand-off ring until the data path forwards them: a
-        // window that ended before they were would count them forwarded in the next one.
-        while (plane.counters().forwarded() != plane.counters().received() && System.nanoTime() < deadline) {
-            Thread.sleep(5);
+        // window that ended before they were would count them forwarded in the next one. Forwarding
+        // has ended once its count stands still (a copy per route and link, not one per frame).
+        long forwarded = -1;
+        long f;
+        while ((f = plane.counters().forwarded()) != forwarded && System.nanoTime() < deadline) {
+            forwarded = f;
+            Thread.sleep(20);
         }
     }
 
