@@ -149,6 +149,35 @@ public final class EquinoxNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Installs and starts the bundle {@code jar} in this running node (the components that take
+     * its services bind them, restarting if their reference is static); returns its symbolic name.
+     */
+    public String deploy(Path jar) {
+        try {
+            Bundle b = framework.getBundleContext().installBundle(jar.toUri().toString());
+            b.start();
+            return b.getSymbolicName();
+        } catch (BundleException e) {
+            throw new IllegalStateException("cannot deploy " + jar + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops and uninstalls the bundle named {@code symbolicName}; whether one was there. */
+    public boolean undeploy(String symbolicName) {
+        for (Bundle b : framework.getBundleContext().getBundles()) {
+            if (symbolicName.equals(b.getSymbolicName())) {
+                try {
+                    b.uninstall();
+                    return true;
+                } catch (BundleException e) {
+                    throw new IllegalStateException("cannot undeploy " + symbolicName + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        return false;
+    }
+
     /** Why the component that would provide the named service failed to activate; {@code null} if it did not. */
     public String componentFailure(String interfaceName) {
         return ComponentFailures.of(framework.getBundleContext(), interfaceName);

@@ -32,6 +32,7 @@ import org.gridstat.core.wire.WireFormat;
 import org.gridstat.node.FreeUdpPorts;
 import org.gridstat.sim.Simulation;
 import org.gridstat.sim.scenario.Scenario;
+import org.gridstat.congestion.CooperativeCongestionControl;
 import org.gridstat.statusrouter.api.EmbeddedRouter;
 
 /**
@@ -142,7 +143,7 @@ public final class RealTimeTestbed {
             Map<String, EmbeddedRouter> routers = new LinkedHashMap<>();
             for (RouterNode r : topology.routers()) {
                 EmbeddedRouter router = EmbeddedRouter.start(routerProperties(s, topology, r, ports, sinks,
-                        broker.controlAddress().getPort()));
+                        broker.controlAddress().getPort()), new CooperativeCongestionControl());
                 open.add(router);
                 routers.put(r.id(), router);
             }

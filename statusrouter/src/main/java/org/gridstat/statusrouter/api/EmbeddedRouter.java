@@ -6,6 +6,7 @@ import java.util.Map;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.statusrouter.internal.StatusRouterComponent;
+import org.gridstat.statusrouter.spi.CongestionControl;
 
 /**
  * A status router run in the caller's process without an OSGi framework: the same component, data
@@ -22,12 +23,23 @@ public final class EmbeddedRouter implements StatusRouter, AutoCloseable {
 
     /**
      * Starts a router: its data plane bound and, with a {@code broker.address}, its control channel
-     * connecting.
+     * connecting. Without congestion control, whatever {@code congestion.control} says.
      *
      * @throws IllegalArgumentException naming every bad key
      */
     public static EmbeddedRouter start(Map<String, ?> properties) {
-        return new EmbeddedRouter(StatusRouterComponent.start(properties));
+        return start(properties, null);
+    }
+
+    /**
+     * Starts a router as {@link #start(Map)} does, with {@code congestion} for its
+     * {@code congestion.control} setting (the congestion-control bundle's service, as a framework
+     * would give it; {@code null}: none).
+     *
+     * @throws IllegalArgumentException naming every bad key
+     */
+    public static EmbeddedRouter start(Map<String, ?> properties, CongestionControl congestion) {
+        return new EmbeddedRouter(StatusRouterComponent.start(properties, congestion));
     }
 
     @Override

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.gridstat.core.congestion.BandwidthReassignment;
 import org.gridstat.core.congestion.NoticeRelay;
 import org.gridstat.core.egress.DataPathAgent;
 import org.gridstat.core.egress.EgressPump;
@@ -75,7 +74,7 @@ final class DataPath {
             // Holds apply with local control too (a victim sends what its lent rate carries); the
             // advice goes out only with notices on.
             this.relay = new NoticeRelay(engine, (hop, variable, rate) -> adviceOut.advise(hop, variable, rate));
-            engine.useCongestionControl(BandwidthReassignment::new, (link, d) -> {
+            engine.useCongestionControl(settings.congestion::newPolicy, (link, d) -> {
                 decisions.decided(link, d);
                 relay.decided(link, d);
                 if (d.kind() == org.gridstat.core.congestion.Decision.Kind.UNMET) {

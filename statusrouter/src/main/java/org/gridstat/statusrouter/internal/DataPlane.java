@@ -28,11 +28,12 @@ import org.gridstat.core.egress.DataPathWarmUp;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.time.Clock;
-import org.gridstat.core.control.ControlLiveness;
+
 import org.gridstat.core.time.NanoClock;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.time.SystemNanoClock;
 import org.gridstat.statusrouter.api.RouterCounters;
+import org.gridstat.statusrouter.spi.NoticeChannels;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,8 +65,8 @@ final class DataPlane implements AutoCloseable {
     private DataPath dataPath;
     /** The previous hops the broker's flows name, numbered for this data plane's life. */
     private final UpstreamHops upstreamHops = new UpstreamHops();
-    /** Congestion notices, with congestion control on and the TCP port free; else {@code null}. */
-    private NoticePlane notices;
+    /** Congestion notices, with congestion control on and its channels open; else {@code null}. */
+    private NoticeChannels notices;
 
     private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, NanoClock monoClock,
                       Clock epochClock) {
@@ -194,8 +195,8 @@ final class DataPlane implements AutoCloseable {
                 dataPath.links.length, settings.flows.size(), !settings.congestionControl ? ""
                         : settings.congestionNotices ? ", congestion control on" : ", congestion control on, local only");
         if (settings.congestionNotices) {
-            notices = NoticePlane.start(settings.nodeId, dataPath, settings.links, upstreamHops, localAddress(), monoClock,
-                    ControlLiveness.Timing.DEFAULT);
+            notices = settings.congestion.openNotices(new DataPlaneNoticeHost(settings, dataPath, upstreamHops,
+                    localAddress(), monoClock));
         }
     }
 
@@ -260,8 +261,8 @@ final class DataPlane implements AutoCloseable {
         return upstreamHops;
     }
 
-    /** The congestion-notice channels, or {@code null}: off, or their port was taken. */
-    NoticePlane notices() {
+    /** The congestion-notice channels, or {@code null}: off, or they could not open. */
+    NoticeChannels notices() {
         return notices;
     }
 

@@ -17,6 +17,7 @@ import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.Saturating;
+import org.gridstat.statusrouter.spi.CongestionControl;
 
 /** A router's validated configuration. Every problem is reported with the name of its key. */
 final class RouterSettings {
@@ -56,16 +57,20 @@ final class RouterSettings {
     final Endpoint priorityBind;
     /** Frames of warm-up before the ports open: see {@link #warmingUp(int)}. */
     final int warmUpFrames;
-    /** Each out-link runs bandwidth reassignment: see {@link #withCongestionControl(String)}. */
+    /** Congestion control each out-link runs, or {@code null}: see {@link #withCongestionControl(String, CongestionControl)}. */
+    final CongestionControl congestion;
+    /** Whether {@link #congestion} is on. */
     final boolean congestionControl;
-    /** With it, congestion notices to the previous hops and from the next: see {@link #withCongestionControl(String)}. */
+    /** With it, congestion notices to the previous hops and from the next: see {@link #withCongestionControl(String, CongestionControl)}. */
     final boolean congestionNotices;
+    /** The setting asked for congestion control and no bundle provides it: the router forwards without. */
+    final boolean congestionMissing;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
                            SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames,
-                           boolean congestionControl, boolean congestionNotices) {
+                           CongestionControl congestion, boolean congestionNotices, boolean congestionMissing) {
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -79,8 +84,10 @@ final class RouterSettings {
         this.sourceTimeTrust = sourceTimeTrust;
         this.priorityBind = priorityBind;
         this.warmUpFrames = warmUpFrames;
-        this.congestionControl = congestionControl;
+        this.congestion = congestion;
+        this.congestionControl = congestion != null;
         this.congestionNotices = congestionNotices && congestionControl;
+        this.congestionMissing = congestionMissing;
     }
 
     /** The settings of a router that routes by {@code routes} lines only, with default estimator and limits. */
@@ -198,7 +205,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, false, false);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, null, false, false);
     }
 
     /**
@@ -209,7 +216,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestionControl, congestionNotices);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing);
     }
 
     /**
@@ -218,7 +225,7 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestionControl, congestionNotices);
+                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing);
     }
 
     /**
@@ -267,7 +274,7 @@ final class RouterSettings {
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestionControl, congestionNotices);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestion, congestionNotices, congestionMissing);
     }
 
     /**
@@ -319,14 +326,14 @@ final class RouterSettings {
         all.addAll(links);
         all.addAll(more);
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, all, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestionControl, congestionNotices);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestion, congestionNotices, congestionMissing);
     }
 
     /** These settings bound to the ports a running data plane has, which a restart takes again. */
     RouterSettings boundAt(InetSocketAddress data, InetSocketAddress priority) {
         return new RouterSettings(nodeId, endpoint(data), eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames,
-                congestionControl, congestionNotices);
+                congestion, congestionNotices, congestionMissing);
     }
 
     private static Endpoint endpoint(InetSocketAddress a) {
@@ -346,24 +353,26 @@ final class RouterSettings {
                     + frames);
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestionControl, congestionNotices);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestion, congestionNotices, congestionMissing);
     }
 
     /**
-     * These settings with cooperative congestion control on each out-link. {@code on} (or
-     * {@code true}): after each estimator period, and after its flows change, a link lends the
-     * assured bandwidth of best-effort and then LRT flows, never below their minimum, to HRT flows
-     * whose demand exceeds their reservation, and gives it back when the demand falls
-     * ({@link org.gridstat.core.congestion.BandwidthReassignment}); a flow that lent is held to the
+     * These settings with cooperative congestion control on each out-link, as {@code provider}
+     * (the congestion-control bundle's service) runs it. {@code on} (or {@code true}): after each
+     * estimator period, and after its flows change, a link lends the assured bandwidth of
+     * best-effort and then LRT flows, never below their minimum, to HRT flows whose demand exceeds
+     * their reservation, and gives it back when the demand falls (with the bundle's policy,
+     * {@link org.gridstat.core.congestion.BandwidthReassignment}); a flow that lent is held to the
      * samples its new rate carries, and congestion notices tell the hops its variable comes from,
      * up to the publisher, to send no more ({@link org.gridstat.core.congestion.NoticeRelay}); the
      * router takes its next hops' notices on TCP at its data port's number. {@code local}: the
      * reassignment and the holds, no notices. {@code off} (or {@code false}, or {@code null}): the
-     * links serve the reservations as installed.
+     * links serve the reservations as installed. Asked for with no {@code provider}, it is off and
+     * {@link #congestionMissing} says so.
      *
      * @throws IllegalArgumentException for any other value, naming the key
      */
-    RouterSettings withCongestionControl(String setting) {
+    RouterSettings withCongestionControl(String setting, CongestionControl provider) {
         boolean on;
         boolean notices;
         switch (setting == null ? "off" : setting.trim().toLowerCase(Locale.ROOT)) {
@@ -383,6 +392,7 @@ final class RouterSettings {
                     + " on, local or off, got '" + setting + "'");
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on, notices);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on ? provider : null, notices,
+                on && provider == null);
     }
 }

@@ -9,10 +9,14 @@ import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.time.Saturating;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.gridstat.statusrouter.api.StatusRouter;
+import org.gridstat.statusrouter.spi.CongestionControl;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +83,8 @@ public final class StatusRouterComponent implements StatusRouter {
         int max_flows_per_link() default 1024;
 
         /**
-         * Cooperative congestion control's local part on every out-link: {@code on} or {@code off}
+         * Cooperative congestion control on every out-link, from the congestion-control bundle:
+         * {@code on} (reassignment, holds and notices), {@code local} (no notices) or {@code off}
          * (also {@code true}, {@code false}).
          */
         String congestion_control() default "off";
@@ -94,10 +99,20 @@ public final class StatusRouterComponent implements StatusRouter {
     private final RouterPlane plane;
     private final ControlChannelClient control;
 
+    /**
+     * @param congestion congestion control, when its bundle is installed (a router started before it
+     *                   is restarted with it, and without it when the bundle goes); {@code null}: none
+     */
     @Activate
-    public StatusRouterComponent(Config config) {
+    public StatusRouterComponent(Config config,
+                                 @Reference(cardinality = ReferenceCardinality.OPTIONAL,
+                                         policyOption = ReferencePolicyOption.GREEDY) CongestionControl congestion) {
         try {
-            this.settings = settingsOf(config);
+            this.settings = settingsOf(config, congestion);
+            if (settings.congestionMissing) {
+                LOG.warn("router {}: congestion.control is {}, but no congestion-control bundle is installed:"
+                        + " forwarding under the reservations only", settings.nodeId, config.congestion_control());
+            }
             List<InetSocketAddress> brokers = brokersOf(config.broker_address(), config.report_period_ms());
             ControlLiveness.Timing heartbeat = heartbeatOf(config);
             this.plane = new RouterPlane(settings);
@@ -116,7 +131,7 @@ public final class StatusRouterComponent implements StatusRouter {
      */
     public static void check(Map<String, ?> properties) {
         Config config = ConfigProperties.of(Config.class, properties);
-        settingsOf(config);
+        settingsOf(config, null);
         brokersOf(config.broker_address(), config.report_period_ms());
         heartbeatOf(config);
     }
@@ -129,7 +144,7 @@ public final class StatusRouterComponent implements StatusRouter {
         }
     }
 
-    private static RouterSettings settingsOf(Config config) {
+    private static RouterSettings settingsOf(Config config, CongestionControl congestion) {
         return RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
                 config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
                 Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
@@ -138,7 +153,7 @@ public final class StatusRouterComponent implements StatusRouter {
                         config.source_time_max_age_ms()))
                 .withPriorityPort(config.priority_bind())
                 .warmingUp(config.warm_up_frames())
-                .withCongestionControl(config.congestion_control());
+                .withCongestionControl(config.congestion_control(), congestion);
     }
 
     /** The broker replicas' control addresses; empty: no broker. */
@@ -177,12 +192,12 @@ public final class StatusRouterComponent implements StatusRouter {
 
     /**
      * Starts a router from Config Admin properties of {@value #PID} outside a framework, as
-     * Declarative Services would; {@link #stop} stops it.
+     * Declarative Services would, with {@code congestion} ({@code null}: none); {@link #stop} stops it.
      *
      * @throws IllegalArgumentException naming every bad key
      */
-    public static StatusRouterComponent start(Map<String, ?> properties) {
-        return new StatusRouterComponent(ConfigProperties.of(Config.class, properties));
+    public static StatusRouterComponent start(Map<String, ?> properties, CongestionControl congestion) {
+        return new StatusRouterComponent(ConfigProperties.of(Config.class, properties), congestion);
     }
 
     /** Stops a router {@link #start started} outside a framework, closing its sockets. */

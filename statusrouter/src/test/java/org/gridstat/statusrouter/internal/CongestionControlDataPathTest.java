@@ -49,7 +49,7 @@ class CongestionControlDataPathTest {
 
     private void wire(String congestionControl) {
         RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, LINKS, FLOWS, new String[0],
-                PERIOD, 0.5, 64).withCongestionControl(congestionControl);
+                PERIOD, 0.5, 64).withCongestionControl(congestionControl, new LocalCongestionControl());
         link = new EmbeddedChannel();
         link.freezeTime(); // moved with the manual clock
         path = new DataPath(s, link.eventLoop(), clock, clock, new DataPathCounters());

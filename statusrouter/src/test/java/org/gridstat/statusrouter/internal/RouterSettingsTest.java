@@ -61,25 +61,42 @@ class RouterSettingsTest {
     @Test
     void congestionControlIsOffUnlessAskedForAndABadValueIsNamed() {
         RouterSettings s = boundAt("127.0.0.1:0");
+        LocalCongestionControl bundle = new LocalCongestionControl();
         assertFalse(s.congestionControl, "off by default");
         for (String on : new String[] {"on", "ON", " true "}) {
-            assertTrue(s.withCongestionControl(on).congestionControl, on);
+            assertTrue(s.withCongestionControl(on, bundle).congestionControl, on);
+            assertSame(bundle, s.withCongestionControl(on, bundle).congestion, on);
         }
         for (String off : new String[] {"off", "False", null}) {
-            assertFalse(s.withCongestionControl("on").withCongestionControl(off).congestionControl, off);
+            RouterSettings o = s.withCongestionControl("on", bundle).withCongestionControl(off, bundle);
+            assertFalse(o.congestionControl, off);
+            assertNull(o.congestion, off);
+            assertFalse(o.congestionMissing, off);
         }
-        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl("yes"));
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl("yes", bundle));
         assertEquals("invalid status router configuration: congestion.control must be on, local or off, got 'yes'",
                 bad.getMessage());
-        assertTrue(s.withCongestionControl("on").congestionNotices, "on: reassignment and notices");
-        RouterSettings local = s.withCongestionControl("local");
+        assertTrue(s.withCongestionControl("on", bundle).congestionNotices, "on: reassignment and notices");
+        RouterSettings local = s.withCongestionControl("local", bundle);
         assertTrue(local.congestionControl && !local.congestionNotices, "local: reassignment and holds, no notices");
         assertFalse(s.congestionNotices);
-        assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl(""));
+        assertThrows(IllegalArgumentException.class, () -> s.withCongestionControl("", bundle));
 
-        RouterSettings on = s.withCongestionControl("on");
+        RouterSettings on = s.withCongestionControl("on", bundle);
         assertTrue(on.withBrokerLinks(List.of()).boundAt(new java.net.InetSocketAddress("127.0.0.1", 9470), null)
                 .busyPolling(true).warmingUp(0).congestionNotices, "kept when the broker's links restart the data plane");
+    }
+
+    @Test
+    void congestionControlAskedForWithoutItsBundleIsOffAndSaysSo() {
+        for (String asked : new String[] {"on", "local"}) {
+            RouterSettings s = boundAt("127.0.0.1:0").withCongestionControl(asked, null);
+            assertFalse(s.congestionControl, asked);
+            assertFalse(s.congestionNotices, asked);
+            assertTrue(s.congestionMissing, asked);
+            assertTrue(s.withBrokerLinks(List.of()).congestionMissing, "kept across a restart");
+        }
+        assertFalse(boundAt("127.0.0.1:0").withCongestionControl("off", null).congestionMissing, "nothing asked");
     }
 
     @Test

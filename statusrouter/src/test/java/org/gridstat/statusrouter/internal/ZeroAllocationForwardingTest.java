@@ -141,7 +141,7 @@ class ZeroAllocationForwardingTest {
                         "name=b address=127.0.0.1:" + ((InetSocketAddress) sinkB.getLocalAddress()).getPort()
                             + (batched ? " mtu=65507" : "")},
                     flows.toArray(new String[0]), new String[0], 1_000_000_000L, 0.5, 64)
-                    .withCongestionControl(congestionControl ? "on" : "off");
+                    .withCongestionControl(congestionControl ? "on" : "off", new LocalCongestionControl());
             try (DataPlane plane = DataPlane.start(settings);
                  Publisher pub = Publisher.connect(plane.localAddress())) {
                 List<Publication> p = new ArrayList<>();

@@ -1,4 +1,4 @@
-package org.gridstat.statusrouter.internal;
+package org.gridstat.congestion.notice;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -38,6 +38,8 @@ import org.gridstat.core.control.ControlMessage.Upstream;
 import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.stats.CounterArray;
 import org.gridstat.core.time.NanoClock;
+import org.gridstat.statusrouter.spi.NoticeChannels;
+import org.gridstat.statusrouter.spi.NoticeHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * connection, and nothing written to a connection that is not writable (it gets the whole advice
  * when it is again). Malformed, forged or stale frames are counted ({@link NoticeCounter}) and ignored.
  */
-final class NoticePlane implements AutoCloseable {
+public final class NoticePlane implements NoticeChannels {
     private static final Logger LOG = LoggerFactory.getLogger(NoticePlane.class);
     static final int MAX_CONNECTIONS = 256;
     static final int MAX_PUBLISHED = 4096;
@@ -76,11 +78,10 @@ final class NoticePlane implements AutoCloseable {
     static final int IDLE_UPSTREAM_PERIODS = 5;
 
     private final String nodeId;
-    private final DataPath dataPath;
-    private final List<OutLinkConfig> links;
+    private final NoticeHost host;
+    private final List<NoticeHost.OutLink> links;
     /** Per out-link, the address its next hop connects from (its link's IP address), or {@code null}: not checked. */
     private final InetAddress[] linkAddresses;
-    private final UpstreamHops hops;
     private final NanoClock clock;
     private final ControlLiveness.Timing timing;
     private final EventLoopGroup group;
@@ -98,20 +99,18 @@ final class NoticePlane implements AutoCloseable {
     private final Inbound[] byLink;
     private long sequence;
 
-    private NoticePlane(String nodeId, DataPath dataPath, List<OutLinkConfig> links, UpstreamHops hops, NanoClock clock,
-                        ControlLiveness.Timing timing, EventLoopGroup group) {
-        this.nodeId = nodeId;
-        this.dataPath = dataPath;
-        this.links = List.copyOf(links);
-        this.hops = hops;
-        this.clock = clock;
-        this.timing = timing;
+    private NoticePlane(NoticeHost host, EventLoopGroup group) {
+        this.nodeId = host.nodeId();
+        this.host = host;
+        this.links = List.copyOf(host.outLinks());
+        this.clock = host.clock();
+        this.timing = host.timing();
         this.group = group;
         this.loop = group.next();
         this.byLink = new Inbound[links.size()];
         this.linkAddresses = new InetAddress[links.size()];
         for (int i = 0; i < links.size(); i++) {
-            linkAddresses[i] = literalAddress(links.get(i).address.host());
+            linkAddresses[i] = literalAddress(links.get(i).host());
         }
     }
 
@@ -129,15 +128,16 @@ final class NoticePlane implements AutoCloseable {
     }
 
     /**
-     * Opens the notice channels at {@code at} (TCP, the data port's address) for {@code dataPath}'s
-     * relay, or returns {@code null} after one log line saying why not: the router then holds its
-     * flows and sends no notices.
+     * Opens the notice channels on TCP at the data port's address for {@code host}'s relay, or
+     * returns {@code null} after one log line saying why not: the router then holds its flows and
+     * sends no notices.
      */
-    static NoticePlane start(String nodeId, DataPath dataPath, List<OutLinkConfig> links, UpstreamHops hops,
-                             InetSocketAddress at, NanoClock clock, ControlLiveness.Timing timing) {
+    public static NoticePlane start(NoticeHost host) {
+        String nodeId = host.nodeId();
+        InetSocketAddress at = host.dataAddress();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gridstat-notices", true),
                 NioIoHandler.newFactory());
-        NoticePlane p = new NoticePlane(nodeId, dataPath, links, hops, clock, timing, group);
+        NoticePlane p = new NoticePlane(host, group);
         try {
             p.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
@@ -154,8 +154,8 @@ final class NoticePlane implements AutoCloseable {
                     + " hops are not told", nodeId, at, e.getMessage());
             return null;
         }
-        p.loop.scheduleAtFixedRate(p::pollLiveness, timing.pollNanos(), timing.pollNanos(), TimeUnit.NANOSECONDS);
-        dataPath.adviseTo(p::queueAdvice);
+        p.loop.scheduleAtFixedRate(p::pollLiveness, p.timing.pollNanos(), p.timing.pollNanos(), TimeUnit.NANOSECONDS);
+        host.adviseTo(p::queueAdvice);
         LOG.info("router {}: congestion notices on TCP {}", nodeId, p.server.localAddress());
         return p;
     }
@@ -246,7 +246,7 @@ final class NoticePlane implements AutoCloseable {
             }
             return;
         }
-        Upstream u = hops.hop(hop);
+        Upstream u = host.previousHop(hop);
         if (u == null || u.address() == null) {
             count(NoticeCounter.ADVICE_NOT_SENT);
             return;
@@ -496,7 +496,7 @@ final class NoticePlane implements AutoCloseable {
             }
             int at = -1;
             for (int i = 0; i < links.size(); i++) {
-                if (links.get(i).name.equals(p.routerId())) {
+                if (links.get(i).name().equals(p.routerId())) {
                     at = i;
                 }
             }
@@ -543,10 +543,8 @@ final class NoticePlane implements AutoCloseable {
             count(NoticeCounter.NOTICES_RECEIVED);
             channel.config().setAutoRead(false); // one notice in flight per connection
             int at = link;
-            dataPath.execute(() -> {
-                NoticeRelay relay = dataPath.relay();
-                NoticeRelay.Verdict v = relay == null ? NoticeRelay.Verdict.NOT_CARRIED
-                        : relay.noticed(at, n.variableId(), n.rateHz());
+            host.onRelay(relay -> {
+                NoticeRelay.Verdict v = relay.noticed(at, n.variableId(), n.rateHz());
                 channel.eventLoop().execute(() -> {
                     if (v == NoticeRelay.Verdict.APPLIED) {
                         count(NoticeCounter.NOTICES_APPLIED);
@@ -606,12 +604,7 @@ final class NoticePlane implements AutoCloseable {
             if (link >= 0 && byLink[link] == this) {
                 byLink[link] = null;
                 int at = link;
-                dataPath.execute(() -> {
-                    NoticeRelay relay = dataPath.relay();
-                    if (relay != null) {
-                        relay.linkLost(at);
-                    }
-                });
+                host.onRelay(relay -> relay.linkLost(at));
             }
         }
 
@@ -658,7 +651,7 @@ final class NoticePlane implements AutoCloseable {
 
     @Override
     public void close() {
-        dataPath.adviseTo((hop, variable, rate) -> { });
+        host.adviseTo((hop, variable, rate) -> { });
         server.close().syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }

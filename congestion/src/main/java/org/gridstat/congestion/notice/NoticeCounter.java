@@ -1,4 +1,4 @@
-package org.gridstat.statusrouter.internal;
+package org.gridstat.congestion.notice;
 
 import org.gridstat.core.stats.CounterDescriptor;
 

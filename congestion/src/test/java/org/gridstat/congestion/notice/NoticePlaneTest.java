@@ -1,4 +1,4 @@
-package org.gridstat.statusrouter.internal;
+package org.gridstat.congestion.notice;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -30,6 +30,7 @@ import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.time.SystemNanoClock;
+import org.gridstat.statusrouter.spi.NoticeHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,36 +50,32 @@ class NoticePlaneTest {
     private static final ControlLiveness.Timing TIMING = ControlLiveness.Timing.ofMillis(100, 400);
 
     private EventLoop loop;
-    private DataPath path;
+    private EngineHost path;
     private NoticePlane plane;
     private ServerSocket previousRouter;
-    private RouterSettings settings;
-    private UpstreamHops hops;
 
     @BeforeEach
     void start() throws Exception {
         previousRouter = new ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress());
-        String[] links = {"name=r2 address=127.0.0.1:21001 capacity=1000000",
-            "name=r3 address=127.0.0.2:21002 capacity=1000000"};
-        String[] flows = {
-            "id=1 variable=1 link=r2 class=HRT assured=3000 minimum=3000 ceiling=6000 upstream=publisher",
-            "id=2 variable=2 link=r2 class=BE assured=6000 minimum=600 ceiling=6000 publisher=60 upstream=publisher"};
-        RouterSettings s = RouterSettings.of("r1", "127.0.0.1:0", 1, "nio", 1 << 20, links, flows, new String[0],
-                100_000_000L, 0.5, 64).withCongestionControl("on");
         loop = new DefaultEventLoop();
-        path = loop.submit(() -> new DataPath(s, loop, SystemNanoClock.INSTANCE, org.gridstat.core.time.SystemClock.INSTANCE,
-                new DataPathCounters())).get();
-        settings = s;
-        hops = new UpstreamHops();
-        int[] fromR0 = hops.numbersOf(List.of(new ControlMessage.Upstream("r0",
-                Endpoint.parse("127.0.0.1:" + previousRouter.getLocalPort()))));
-        FlowSpec spec = FlowSpec.of(3, ServiceClass.BE, 6_000, 600, 6_000, 20, "");
+        path = loop.submit(() -> new EngineHost(loop, "r1",
+                List.of(new NoticeHost.OutLink("r2", "127.0.0.1"), new NoticeHost.OutLink("r3", "127.0.0.2")),
+                1_000_000, 100_000_000L, new InetSocketAddress("127.0.0.1", 0), TIMING)).get();
+        int fromR0 = path.number(new ControlMessage.Upstream("r0", Endpoint.parse("127.0.0.1:" + previousRouter.getLocalPort())));
+        int[] publisher = {FlowEntry.PUBLISHER};
         on(() -> {
-            path.engine.submit(FlowCommand.install(new FlowEntry(1, RELAYED_VARIABLE, 1, spec, new long[0], HZ60, 0, 0, fromR0)));
+            path.engine.submit(FlowCommand.install(new FlowEntry(1, HRT_VARIABLE, 0,
+                    FlowSpec.of(1, ServiceClass.HRT, 3_000, 3_000, 6_000, FlowSpec.DEFAULT_BUFFER_EVENTS, ""),
+                    new long[0], 0, 0, 0, publisher)));
+            path.engine.submit(FlowCommand.install(new FlowEntry(1, BE_VARIABLE, 0,
+                    FlowSpec.of(2, ServiceClass.BE, 6_000, 600, 6_000, FlowSpec.DEFAULT_BUFFER_EVENTS, ""),
+                    new long[0], HZ60, 0, 0, publisher)));
+            FlowSpec relayed = FlowSpec.of(3, ServiceClass.BE, 6_000, 600, 6_000, 20, "");
+            path.engine.submit(FlowCommand.install(new FlowEntry(1, RELAYED_VARIABLE, 1, relayed, new long[0], HZ60, 0, 0,
+                    new int[] {fromR0})));
             return path.engine.applyCommands(0);
         });
-        plane = NoticePlane.start("r1", path, s.links, hops, new InetSocketAddress("127.0.0.1", 0), SystemNanoClock.INSTANCE,
-                TIMING);
+        plane = NoticePlane.start(path);
         assertNotNull(plane);
     }
 
@@ -96,8 +93,8 @@ class NoticePlaneTest {
 
     private void restartWith(ControlLiveness.Timing timing) {
         plane.close();
-        plane = NoticePlane.start("r1", path, settings.links, hops, new InetSocketAddress("127.0.0.1", 0),
-                SystemNanoClock.INSTANCE, timing);
+        path.timing(timing);
+        plane = NoticePlane.start(path);
         assertNotNull(plane);
     }
 
@@ -460,9 +457,8 @@ class NoticePlaneTest {
         restartWith(STORM);
         previousRouter.setReceiveBufferSize(4096);
         previousRouter.setSoTimeout(5_000);
-        on(() -> path.relay().noticed(1, RELAYED_VARIABLE, 15));
-        int r0 = hops.numbersOf(List.of(new ControlMessage.Upstream("r0",
-                Endpoint.parse("127.0.0.1:" + previousRouter.getLocalPort()))))[0];
+        on(() -> path.relay.noticed(1, RELAYED_VARIABLE, 15));
+        int r0 = path.number(new ControlMessage.Upstream("r0", Endpoint.parse("127.0.0.1:" + previousRouter.getLocalPort())));
         try (Socket s = previousRouter.accept()) {
             s.setSoTimeout(5_000);
             DataInputStream in = new DataInputStream(s.getInputStream());
@@ -472,7 +468,7 @@ class NoticePlaneTest {
             try {
                 storm(r0);
                 assertTrue(plane.counter(NoticeCounter.ADVICE_NOT_SENT) > 0, "the connection never stalled");
-                on(() -> path.relay().noticed(1, RELAYED_VARIABLE, 0)); // the lift, last, from the relay
+                on(() -> path.relay.noticed(1, RELAYED_VARIABLE, 0)); // the lift, last, from the relay
                 await("the lift taken", 60, () -> plane.adviceTaken());
                 assertEquals(0, lastAdvised(in, RELAYED_VARIABLE), "the previous router is left held");
             } finally {
@@ -504,7 +500,7 @@ class NoticePlaneTest {
     @Test
     void aPreviousRouterThatClosesEveryConnectionAtOnceIsRetriedWithGrowingBackOff() throws Exception {
         previousRouter.setSoTimeout(5_000);
-        on(() -> path.relay().noticed(1, RELAYED_VARIABLE, 15));
+        on(() -> path.relay.noticed(1, RELAYED_VARIABLE, 15));
         long[] at = new long[5];
         for (int k = 0; k < at.length; k++) {
             previousRouter.accept().close(); // accepted, never acknowledged
