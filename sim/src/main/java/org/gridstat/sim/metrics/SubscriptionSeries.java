@@ -36,8 +36,10 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
     private long totalLate;
     private long totalOverflow;
     private long totalMisses;
-    /** Samples offered and not yet delivered, oldest first; at most {@value #WANTED_MEMORY}. */
-    private final java.util.Set<Long> wanted = new java.util.HashSet<>();
+    /** Samples offered and not yet delivered, each with the row it was offered in; at most {@value #WANTED_MEMORY}. */
+    private final java.util.Map<Long, Integer> wanted = new java.util.HashMap<>();
+    /** Per row, of the samples offered in it, those delivered by the deadline so far (they may arrive in a later row). */
+    private long[] offeredOnTime = new long[64];
     private final java.util.ArrayDeque<Long> wantedOrder = new java.util.ArrayDeque<>();
     private static final int WANTED_MEMORY = 65_536;
     private long unasked;
@@ -81,7 +83,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         if (wants.accept(sourceTimeNanos)) {
             offered++;
             totalOffered++;
-            wanted.add(sequence);
+            wanted.put(sequence, rows.size()); // the row open now, closed next
             wantedOrder.add(sequence);
             if (wantedOrder.size() > WANTED_MEMORY) {
                 wanted.remove(wantedOrder.poll()); // long given up: a delivery now would not count
@@ -101,7 +103,8 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
                 repeated++;
             }
         }
-        if (!wanted.remove(sequence)) {
+        Integer offeredIn = wanted.remove(sequence);
+        if (offeredIn == null) {
             // The link carries the variable at the highest rate any subscriber behind it asks: this
             // sample is another's, and the subscriber's own rate filter would leave it.
             unasked++;
@@ -123,6 +126,11 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         if (isLate) {
             late++;
             totalLate++;
+        } else {
+            if (offeredIn >= offeredOnTime.length) {
+                offeredOnTime = java.util.Arrays.copyOf(offeredOnTime, Math.max(2 * offeredOnTime.length, offeredIn + 1));
+            }
+            offeredOnTime[offeredIn]++;
         }
     }
 
@@ -164,7 +172,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
             boolean any = spilled.getTotalCount() > 0;
             rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
                     any ? spilled.getValueAtPercentile(50) : 0, any ? spilled.getValueAtPercentile(99) : 0, spilledMax,
-                    any ? Math.round(spilled.getMean()) : 0));
+                    any ? Math.round(spilled.getMean()) : 0, 0));
             spilled.reset();
             spilled = null;
             spilledMax = 0;
@@ -177,7 +185,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
             boolean any = windowSize > 0;
             rows.add(new FlowInterval(label, from, to, offered, delivered, late, overflow, misses, lost,
                     percentile(50), percentile(99), any ? window[windowSize - 1] : 0,
-                    any ? Math.round((double) sum / windowSize) : 0));
+                    any ? Math.round((double) sum / windowSize) : 0, 0));
         }
         offered = 0;
         delivered = 0;
@@ -206,8 +214,13 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         return window[Math.max(0, rank - 1)];
     }
 
+    /** The rows closed so far, each with the samples offered in it that were delivered in time by now. */
     public List<FlowInterval> rows() {
-        return List.copyOf(rows);
+        List<FlowInterval> out = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            out.add(rows.get(i).withOfferedOnTime(i < offeredOnTime.length ? offeredOnTime[i] : 0));
+        }
+        return List.copyOf(out);
     }
 
     /** The whole run in one row. */
@@ -216,7 +229,7 @@ public final class SubscriptionSeries implements Subscriber.Delivery {
         return new FlowInterval(label, from, to, totalOffered, totalDelivered, totalLate, totalOverflow, totalMisses,
                 totalLost,
                 any ? total.getValueAtPercentile(50) : 0, any ? total.getValueAtPercentile(99) : 0,
-                totalMax, any ? Math.round(total.getMean()) : 0);
+                totalMax, any ? Math.round(total.getMean()) : 0, totalDelivered - totalLate);
     }
 
     /** Mean latency of every delivery of the run. */

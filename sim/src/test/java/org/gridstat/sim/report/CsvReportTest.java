@@ -26,13 +26,13 @@ class CsvReportTest {
 
     static SimulationResult handMade() {
         List<FlowInterval> rows = List.of(
-                new FlowInterval("cc", 0, S, 60, 59, 1, 2, 3, 4, 7_306_304, 7_400_000, 12_345_678, 0),
-                new FlowInterval("cc", S, 1_500 * MS, 30, 30, 0, 0, 0, 0, 7_306_304, 7_306_304, 7_306_304, 0),
-                new FlowInterval("a,b \"x\"", 0, S, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0));
+                new FlowInterval("cc", 0, S, 60, 59, 1, 2, 3, 4, 7_306_304, 7_400_000, 12_345_678, 0, 0),
+                new FlowInterval("cc", S, 1_500 * MS, 30, 30, 0, 0, 0, 0, 7_306_304, 7_306_304, 7_306_304, 0, 0),
+                new FlowInterval("a,b \"x\"", 0, S, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0));
         return new SimulationResult("line", 42, 1_500 * MS, Map.of("cc", "admitted", "a,b \"x\"", "admitted",
                 "big", "refused: link r1->r2 class HRT: needs 2.3 kbit/s | 0.0 kbit/s free"), rows,
-                List.of(new FlowInterval("cc", 0, 1_500 * MS, 90, 89, 1, 2, 3, 4, 7_306_304, 7_400_000, 12_345_678, 0),
-                        new FlowInterval("a,b \"x\"", 0, 1_500 * MS, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0)),
+                List.of(new FlowInterval("cc", 0, 1_500 * MS, 90, 89, 1, 2, 3, 4, 7_306_304, 7_400_000, 12_345_678, 0, 0),
+                        new FlowInterval("a,b \"x\"", 0, 1_500 * MS, 10, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0)),
                 Map.of("cross", new SimulationResult.RawFigures(60, 57_000, 45, 42_750)),
                 Map.of("r1->r2", new SimulationResult.LinkFigures(200, 190, 6, 3, 1, 260, 170_000),
                         "r2/cc", new SimulationResult.LinkFigures(0, 0, 0, 0, 0, 0, 0)), 12_345);
