@@ -63,7 +63,7 @@ public final class CccComparison {
                 for (FlowInterval row : sim.rows()) {
                     if (row.subscription().equals(stream) && row.fromNanos() >= from && row.fromNanos() < to) {
                         offered += row.offered();
-                        onTime += row.delivered() - row.late();
+                        onTime += row.offeredOnTime(); // by when the sample was taken, as the real run counts
                     }
                 }
                 double miss = offered == 0 ? 0 : Math.max(0, offered - onTime) / (double) offered;

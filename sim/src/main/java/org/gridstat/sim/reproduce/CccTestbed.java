@@ -65,7 +65,11 @@ public final class CccTestbed {
     private CccTestbed() {
     }
 
-    /** One stream over one published interval. */
+    /**
+     * One stream over one published interval: {@code offered} and {@code onTime} count the samples
+     * taken in it (on time whenever they arrived, as the real-time testbed counts them), {@code delivered}
+     * and the latencies the deliveries that arrived in it.
+     */
     public record Row(String stream, long fromSeconds, long toSeconds, long offered, long delivered, long onTime,
                       long overflowDrops, long deadlineDrops, double meanLatencyMs, double maxLatencyMs) {
         /** Samples not delivered by their deadline (dropped for a full buffer, dropped late, or late), over those offered. */
@@ -203,7 +207,7 @@ public final class CccTestbed {
             if (row.subscription().equals(stream) && row.fromNanos() >= from * S && row.toNanos() <= to * S) {
                 offered += row.offered();
                 delivered += row.delivered();
-                onTime += row.delivered() - row.late();
+                onTime += row.offeredOnTime();
                 overflow += row.overflowDrops();
                 late += row.deadlineMisses();
                 latencySum += (double) row.latencyMeanNanos() * row.delivered();
