@@ -153,12 +153,17 @@ public final class Reproductions {
                 pct(fifo.worstStreamMissRatio()), pct(fifo.bestEffortGoodput()));
         Table steps = new Table("streams", "EDF mean", "EDF max", "EDF late or dropped", "FIFO mean", "FIFO max",
                 "FIFO misses");
-        for (int i = 0; i < edf.steps().size(); i++) {
-            Idsrt.Stretch e = edf.steps().get(i);
-            Idsrt.Stretch f = fifo.steps().get(i);
-            steps.row(e.streams() + (i >= edf.admitted() ? " (" + (i + 1) + "th refused)" : ""), ms(e.meanLatencyMs()),
-                    ms(e.maxLatencyMs()), (e.late() + e.routerDrops()) + " of " + e.offered(), ms(f.meanLatencyMs()),
-                    ms(f.maxLatencyMs()), pct(f.missRatio()));
+        // The two runs may take a different number of steps (admission refuses at different points): a
+        // run without a row for a step shows dashes there.
+        for (int i = 0; i < Math.max(edf.steps().size(), fifo.steps().size()); i++) {
+            Idsrt.Stretch e = i < edf.steps().size() ? edf.steps().get(i) : null;
+            Idsrt.Stretch f = i < fifo.steps().size() ? fifo.steps().get(i) : null;
+            int streams = e != null ? e.streams() : f.streams();
+            steps.row(streams + (e != null && i >= edf.admitted() ? " (" + (i + 1) + "th refused)" : ""),
+                    e == null ? "-" : ms(e.meanLatencyMs()), e == null ? "-" : ms(e.maxLatencyMs()),
+                    e == null ? "-" : (e.late() + e.routerDrops()) + " of " + e.offered(),
+                    f == null ? "-" : ms(f.meanLatencyMs()), f == null ? "-" : ms(f.maxLatencyMs()),
+                    f == null ? "-" : pct(f.missRatio()));
         }
         return "### iDSRT: deadline partitioning and EDF (a stream added every " + step + " s, then " + settle
                 + " s with all admitted)\n\nThe first refusal: " + edf.refusal() + "\n\n" + head
