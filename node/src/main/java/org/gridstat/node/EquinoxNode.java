@@ -205,6 +205,7 @@ public final class EquinoxNode implements AutoCloseable {
     public void close() {
         try {
             if ((framework.getState() & (Bundle.STARTING | Bundle.ACTIVE | Bundle.STOPPING)) != 0) {
+                stopServiceConsumersFirst();
                 framework.stop();
                 FrameworkEvent e = framework.waitForStop(TIMEOUT_MILLIS);
                 if (e.getType() == FrameworkEvent.WAIT_TIMEDOUT) {
@@ -220,6 +221,66 @@ public final class EquinoxNode implements AutoCloseable {
                 deleteTree(storage);
             }
         }
+    }
+
+    /**
+     * Stops each bundle that requires a service another active bundle provides (its manifest's
+     * {@code osgi.service} requirements and capabilities) before that bundle, consumers first. The
+     * framework alone stops bundles in the reverse of their installation, so one deployed into the
+     * running node (congestion control) would stop before the status router that took its service
+     * through a static reference, and the router would be started again without it, its ports bound
+     * and its broker dialled, on the way down.
+     */
+    private void stopServiceConsumersFirst() {
+        List<Bundle> active = new ArrayList<>();
+        for (Bundle b : framework.getBundleContext().getBundles()) {
+            if (b.getBundleId() != 0 && b.getState() == Bundle.ACTIVE) {
+                active.add(b);
+            }
+        }
+        boolean stopped = true;
+        while (stopped) {
+            stopped = false;
+            for (Bundle b : List.copyOf(active)) {
+                boolean consumer = active.stream().anyMatch(other -> other != b && requiresServiceOf(b, other));
+                boolean needed = active.stream().anyMatch(other -> other != b && requiresServiceOf(other, b));
+                if (consumer && !needed) {
+                    try {
+                        b.stop(Bundle.STOP_TRANSIENT);
+                    } catch (BundleException | IllegalStateException e) {
+                        LOG.warn("stopping {}: {}", b.getSymbolicName(), e.getMessage());
+                    }
+                    active.remove(b);
+                    stopped = true;
+                }
+            }
+        }
+    }
+
+    /** Whether {@code consumer} declares a requirement for a service {@code provider} declares. */
+    private static boolean requiresServiceOf(Bundle consumer, Bundle provider) {
+        var wants = consumer.adapt(org.osgi.framework.wiring.BundleRevision.class);
+        var gives = provider.adapt(org.osgi.framework.wiring.BundleRevision.class);
+        if (wants == null || gives == null) {
+            return false;
+        }
+        for (var requirement : wants.getDeclaredRequirements("osgi.service")) {
+            String filter = requirement.getDirectives().get("filter");
+            if (filter == null) {
+                continue;
+            }
+            try {
+                org.osgi.framework.Filter f = org.osgi.framework.FrameworkUtil.createFilter(filter);
+                for (var capability : gives.getDeclaredCapabilities("osgi.service")) {
+                    if (f.matches(capability.getAttributes())) {
+                        return true;
+                    }
+                }
+            } catch (org.osgi.framework.InvalidSyntaxException e) {
+                LOG.debug("{}: osgi.service filter {}: {}", consumer.getSymbolicName(), filter, e.getMessage());
+            }
+        }
+        return false;
     }
 
     private static void deleteTree(Path root) {
