@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.gridstat.core.congestion.CongestionPolicy;
 import org.gridstat.core.congestion.NoticeRelay;
 import org.gridstat.core.egress.DataPathAgent;
 import org.gridstat.core.egress.EgressPump;
@@ -18,6 +19,8 @@ import org.gridstat.core.forward.ForwardingEngine;
 import org.gridstat.core.time.Clock;
 import org.gridstat.core.time.NanoClock;
 import org.gridstat.core.wire.WireFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The router's {@link DataPathAgent} on one event loop (the data-path thread), with the Netty
@@ -27,6 +30,7 @@ import org.gridstat.core.wire.WireFormat;
  * plane's commands wait in the engine's bounded queue and wake the loop.
  */
 final class DataPath {
+    private static final Logger LOG = LoggerFactory.getLogger(DataPath.class);
     /** Frames each other ingress loop may have waiting for the data path (1,472 bytes a slot). */
     static final int HANDOFF_CAPACITY = 1024;
     /** How long a control-plane submitter waits for room in the command queue before giving up. */
@@ -68,13 +72,15 @@ final class DataPath {
         this.engine = new ForwardingEngine<>(settings.links.stream().map(l -> l.spec).toList(), settings.maxFlowsPerLink,
                 ByteBufReferences.INSTANCE, settings.estimator, settings.sourceTimeTrust,
                 ForwardingEngine.DEFAULT_COMMAND_QUEUE, now);
-        if (settings.congestionControl) { // before the first flow, so every one is under the links' policies
+        CongestionPolicy[] policies = settings.congestionControl ? policiesOf(settings) : null;
+        if (policies != null) { // before the first flow, so every one is under the links' policies
             this.decisions = new DecisionLog(settings.links.stream().map(l -> l.name).toList(), epochClock,
                     DecisionLog.warnings(settings.nodeId));
             // Holds apply with local control too (a victim sends what its lent rate carries); the
             // advice goes out only with notices on.
             this.relay = new NoticeRelay(engine, (hop, variable, rate) -> adviceOut.advise(hop, variable, rate));
-            engine.useCongestionControl(settings.congestion::newPolicy, (link, d) -> {
+            java.util.Iterator<CongestionPolicy> each = java.util.Arrays.asList(policies).iterator();
+            engine.useCongestionControl(each::next, (link, d) -> {
                 decisions.decided(link, d);
                 relay.decided(link, d);
                 if (d.kind() == org.gridstat.core.congestion.Decision.Kind.UNMET) {
@@ -276,6 +282,28 @@ final class DataPath {
     /** Runs {@code alarm} (on the data path: it must hand over at once) when a need is found unmet. */
     void onUnmet(Runnable alarm) {
         unmetAlarm = alarm;
+    }
+
+    /**
+     * A policy per out-link from the congestion-control provider, or {@code null} after one log
+     * line if it throws or gives none: the optional bundle does not keep the router from forwarding
+     * under its reservations.
+     */
+    private static CongestionPolicy[] policiesOf(RouterSettings settings) {
+        CongestionPolicy[] p = new CongestionPolicy[settings.links.size()];
+        try {
+            for (int i = 0; i < p.length; i++) {
+                p[i] = settings.congestion.newPolicy();
+                if (p[i] == null) {
+                    throw new IllegalStateException("no policy for out-link " + settings.links.get(i).name);
+                }
+            }
+            return p;
+        } catch (RuntimeException e) {
+            LOG.error("router {}: congestion control {} failed ({}): forwarding under the reservations only",
+                    settings.nodeId, settings.congestion.getClass().getName(), e.toString());
+            return null;
+        }
     }
 
     /** Sends the relay's advice to {@code out} from now on. */

@@ -192,11 +192,15 @@ final class DataPlane implements AutoCloseable {
         LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s){})", settings.nodeId,
                 localAddress(), priorityAddress == null ? "" : ", HRT and LRT first on " + priorityAddress,
                 epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
-                dataPath.links.length, settings.flows.size(), !settings.congestionControl ? ""
+                dataPath.links.length, settings.flows.size(), dataPath.relay() == null ? ""
                         : settings.congestionNotices ? ", congestion control on" : ", congestion control on, local only");
-        if (settings.congestionNotices) {
-            notices = settings.congestion.openNotices(new DataPlaneNoticeHost(settings, dataPath, upstreamHops,
-                    localAddress(), monoClock));
+        if (settings.congestionNotices && dataPath.relay() != null) {
+            try {
+                notices = settings.congestion.openNotices(new DataPlaneNoticeHost(settings, dataPath, upstreamHops,
+                        localAddress(), monoClock));
+            } catch (RuntimeException e) { // as if it had said why and given none: the flows are held, no hop is told
+                LOG.error("router {}: congestion notices not opened: {}", settings.nodeId, e.toString());
+            }
         }
     }
 
@@ -319,7 +323,11 @@ final class DataPlane implements AutoCloseable {
     public void close() {
         try {
             if (notices != null) {
-                notices.close();
+                try {
+                    notices.close();
+                } catch (RuntimeException e) { // the provider's: this data plane's sockets close all the same
+                    LOG.error("router {}: closing its congestion notices: {}", settings.nodeId, e.toString());
+                }
             }
             for (EpollIngressSocket s : ingressSockets) {
                 s.close();
