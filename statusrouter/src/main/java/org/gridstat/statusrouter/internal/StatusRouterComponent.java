@@ -105,7 +105,7 @@ public final class StatusRouterComponent implements StatusRouter {
      */
     @Activate
     public StatusRouterComponent(Config config,
-                                 @Reference(cardinality = ReferenceCardinality.OPTIONAL,
+                                 @Reference(name = "congestion", cardinality = ReferenceCardinality.OPTIONAL,
                                          policyOption = ReferencePolicyOption.GREEDY) CongestionControl congestion) {
         try {
             this.settings = settingsOf(config, congestion);
