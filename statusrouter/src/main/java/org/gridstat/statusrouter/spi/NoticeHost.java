@@ -8,7 +8,8 @@ import org.gridstat.core.control.ControlLiveness;
 import org.gridstat.core.control.ControlMessage.Upstream;
 import org.gridstat.core.time.NanoClock;
 
-/** What a running data plane lends its congestion-notice channels. */
+/** What a running data plane lends its congestion-notice channels (implemented by the router, not by its users). */
+@org.osgi.annotation.versioning.ProviderType
 public interface NoticeHost {
     /** An out-link: named by the next router's id, at {@code host} (a name or an IP address). */
     record OutLink(String name, String host) {
