@@ -34,15 +34,7 @@ class EmbeddedRouterTest {
                 port = router.dataAddress();
                 assertEquals("e1", router.nodeId());
                 assertEquals(List.of("cc"), router.outLinks());
-                Publication p = publisher.publication(VariableId.of(7), ServiceClass.HRT, null);
-                for (int i = 0; i < 5; i++) {
-                    p.publish(1.0);
-                }
-                long end = System.nanoTime() + 10_000_000_000L;
-                while (got.size() < 5 && System.nanoTime() < end) {
-                    Thread.sleep(10);
-                }
-                assertEquals(List.of(0L, 1L, 2L, 3L, 4L), got);
+                assertFiveDelivered(publisher, got, "");
             }
         }
         try (DatagramSocket again = new DatagramSocket(port)) {
@@ -95,15 +87,7 @@ class EmbeddedRouterTest {
                      Publisher publisher = Publisher.connect(router.dataAddress())) {
                     port = router.dataAddress();
                     assertEquals(on[k], router.counters().congestionControl(), "fault " + k);
-                    Publication p = publisher.publication(VariableId.of(7), ServiceClass.HRT, null);
-                    for (int i = 0; i < 5; i++) {
-                        p.publish(1.0);
-                    }
-                    long end = System.nanoTime() + 10_000_000_000L;
-                    while (got.size() < 5 && System.nanoTime() < end) {
-                        Thread.sleep(10);
-                    }
-                    assertEquals(List.of(0L, 1L, 2L, 3L, 4L), got, "fault " + k);
+                    assertFiveDelivered(publisher, got, "fault " + k);
                 }
             }
             try (DatagramSocket again = new DatagramSocket(port)) {
@@ -117,5 +101,18 @@ class EmbeddedRouterTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EmbeddedRouter.start(Map.of("node.id", "e2", "data.bind", "127.0.0.1:0", "congestion.control", "maybe")));
         assertTrue(e.getMessage().contains("congestion.control"), e.getMessage());
+    }
+
+    /** Five samples published to the router reach the subscriber, in order. */
+    private static void assertFiveDelivered(Publisher publisher, List<Long> got, String what) throws InterruptedException {
+        Publication p = publisher.publication(VariableId.of(7), ServiceClass.HRT, null);
+        for (int i = 0; i < 5; i++) {
+            p.publish(1.0);
+        }
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (got.size() < 5 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), got, what);
     }
 }
