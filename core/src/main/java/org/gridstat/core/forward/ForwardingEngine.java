@@ -319,7 +319,7 @@ public final class ForwardingEngine<E> {
             long expiry = toMono(e2eDeadline, b.entry.minRestDelayNanos(), epochNow, monoNow);
             references.retain(event);
             int link = b.entry.outLink();
-            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, expiry, monoNow)) {
+            if (links[link].enqueue(b.slot, event, bytes, hopDeadline, expiry, monoNow, sourceTimeNanos)) {
                 queued++;
                 if (!touched[link]) {
                     touched[link] = true;

@@ -19,7 +19,9 @@ public interface LinkFlows {
     /**
      * The flow's demand R in bytes per second on the wire (frames and their IP and UDP headers, the
      * units of the broker's reservations): its arrival rate's moving average, or the last period's
-     * rate when that is higher, so a surge counts within one period and a lull fades.
+     * rate when that is higher, so a surge counts within one period and a lull fades. The last
+     * period's rate is its arrivals', or, if lower, the rate its samples' source times were taken
+     * at: a sample that jitter carried across the period's edge does not count as a step of demand.
      */
     double demand(int slot);
 

@@ -39,6 +39,8 @@ import org.gridstat.core.time.Saturating;
  * @param <E> the event type: a pooled buffer in a router, a packet record in the simulator
  */
 public final class LinkScheduler<E> implements LinkFlows {
+    /** A source time that says "none": the flow's demand is then its arrivals' alone. */
+    public static final long NO_SOURCE_TIME = Long.MIN_VALUE;
     private static final ServiceClass[] DATA_CLASSES = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
     private ServiceClass dequeuedClass = ServiceClass.BE;
     private static final int CLASSES = 3;
@@ -298,11 +300,24 @@ public final class LinkScheduler<E> implements LinkFlows {
      *         the caller still owns it
      */
     public boolean enqueue(int slot, E event, int bytes, long hopDeadline, long expiry, long now) {
+        return enqueue(slot, event, bytes, hopDeadline, expiry, now, NO_SOURCE_TIME);
+    }
+
+    /**
+     * Queues a data event on a flow as {@link #enqueue(int, Object, int, long, long, long)} does,
+     * with its source's timestamp, which keeps the flow's demand estimate steady under arrival
+     * jitter (see {@link LinkFlows#demand}); {@link #NO_SOURCE_TIME}: none.
+     */
+    public boolean enqueue(int slot, E event, int bytes, long hopDeadline, long expiry, long now, long sourceTime) {
         maybeTick(now);
         FlowQueue<E> q = queues[slot];
         int c = flowClass[slot];
         QueueCounters fc = flowCounters[slot];
-        fc.arrival(bytes);
+        if (sourceTime == NO_SOURCE_TIME) {
+            fc.arrival(bytes);
+        } else {
+            fc.arrival(bytes, sourceTime);
+        }
         classCounters[c].arrival(bytes);
         if (q.isFull()) {
             fc.overflow();

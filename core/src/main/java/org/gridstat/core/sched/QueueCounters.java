@@ -49,6 +49,10 @@ final class QueueCounters {
     /** Demand on the wire: arrival bytes and each event's IP and UDP headers, as the broker reserves. */
     private double demandRate;
     private double lastDemandRate;
+    /** This period's arrivals with a source time, and the earliest and latest of those times. */
+    private long stampedArrivals;
+    private long firstStamp = Long.MAX_VALUE;
+    private long lastStamp = Long.MIN_VALUE;
 
     long get(QueueCounter counter) {
         return c.get(counter.ordinal());
@@ -57,6 +61,14 @@ final class QueueCounters {
     void arrival(int bytes) {
         c.increment(ARRIVALS);
         c.add(ARRIVAL_BYTES, bytes);
+    }
+
+    /** An arrival of an event its source stamped {@code sourceTime} (epoch nanoseconds). */
+    void arrival(int bytes, long sourceTime) {
+        arrival(bytes);
+        stampedArrivals++;
+        firstStamp = Math.min(firstStamp, sourceTime);
+        lastStamp = Math.max(lastStamp, sourceTime);
     }
 
     void enqueued() {
@@ -100,8 +112,22 @@ final class QueueCounters {
         long departed = c.get(DEPARTURE_BYTES);
         long events = c.get(ARRIVALS);
         arrivalRate = weight * ((arrived - lastArrivalBytes) / elapsedSeconds) + (1 - weight) * arrivalRate;
-        lastDemandRate = (arrived - lastArrivalBytes + (double) (events - lastArrivals) * WireFormat.DATAGRAM_OVERHEAD)
-                / elapsedSeconds;
+        long n = events - lastArrivals;
+        double wireBytes = arrived - lastArrivalBytes + (double) n * WireFormat.DATAGRAM_OVERHEAD;
+        lastDemandRate = wireBytes / elapsedSeconds;
+        // A periodic source's samples cross a period's edge early or late with network jitter, so a
+        // period counts one sample more (or less) than the source sent in it: read alone, one more
+        // is a step of demand, and congestion control would take it from a victim for nothing.
+        // The samples' own times say the rate they were taken at; the lower of the two stands, so a
+        // jittered edge does not raise the demand, a genuine step does (its samples are closer
+        // together), and a source's timestamps can only lower its own estimate, never raise it.
+        if (stampedArrivals >= 2 && stampedArrivals == n && lastStamp > firstStamp) {
+            double taken = (stampedArrivals - 1) * 1e9 / (lastStamp - firstStamp) * (wireBytes / n);
+            lastDemandRate = Math.min(lastDemandRate, taken);
+        }
+        stampedArrivals = 0;
+        firstStamp = Long.MAX_VALUE;
+        lastStamp = Long.MIN_VALUE;
         demandRate = weight * lastDemandRate + (1 - weight) * demandRate;
         lastArrivals = events;
         departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
