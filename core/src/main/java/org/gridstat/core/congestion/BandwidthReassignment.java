@@ -31,6 +31,8 @@ public final class BandwidthReassignment implements CongestionPolicy {
     private static final int QUANTA_PER_RESERVATION = 64;
     /** Periods in a row a need must be asked to fall by less than two quanta before it does. */
     public static final int SETTLE_PERIODS = 10;
+    /** The share of a link's unreserved capacity kept back until the victims run out: 1/32 (about 3 %). */
+    public static final int HEADROOM_DIVISOR = 32;
 
     private int[] hrt = new int[0];
     private int[] lrt = new int[0];
@@ -107,7 +109,11 @@ public final class BandwidthReassignment implements CongestionPolicy {
         }
         firstOpen[LRT] = 0;
         firstOpen[BE] = 0;
-        long spare = Math.max(0, flows.capacity() - reserved); // what no reservation holds: granted before anyone lends
+        // What no reservation holds is granted before anyone lends, all but a headroom of the link's
+        // capacity, which is granted only when the victims cannot cover a need: a link assured to its
+        // whole capacity leaves real arrivals' bursts no room, and the lowest class's queue never drains.
+        long headroom = Math.min(Math.max(0, flows.capacity() - reserved), flows.capacity() / HEADROOM_DIVISOR);
+        long spare = Math.max(0, flows.capacity() - reserved - headroom);
         for (int k = 0; k < hrtCount; k++) {
             int i = hrt[k];
             FlowSpec spec = flows.reserved(i);
@@ -122,6 +128,9 @@ public final class BandwidthReassignment implements CongestionPolicy {
             remaining = lend(be, beCount, BE, g, spec.flowId(), remaining, false);
             remaining = lend(lrt, lrtCount, LRT, g, spec.flowId(), remaining, true);
             remaining = lend(lrt, lrtCount, LRT, g, spec.flowId(), remaining, false);
+            long fromHeadroom = Math.min(remaining, headroom);
+            headroom -= fromHeadroom;
+            remaining -= fromHeadroom;
             target[i] += wanted - remaining;
             reportShortfall(flows, i, spec, remaining, quantum, decisions);
         }

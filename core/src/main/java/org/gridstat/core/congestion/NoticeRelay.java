@@ -241,6 +241,9 @@ public final class NoticeRelay {
      * The samples per second {@code bytesPerSecond} carries at the flow's mean event size; at least
      * one (a hold never stops a flow), and 0 (no hold) when that is the publisher's rate or more.
      */
+    /** A hold leaves 1/8 of the rate a flow's assured bandwidth carries for its backlog to drain. */
+    static final int DRAIN_DIVISOR = 8;
+
     static int rateCarried(FlowEntry f, long bytesPerSecond, double meanWireBytes) {
         if (meanWireBytes <= 0) {
             return 0; // nothing arrived yet: no size to reckon with, nothing to hold
@@ -249,7 +252,10 @@ public final class NoticeRelay {
         if (atOrAbovePublisher(f, hz)) {
             return 0;
         }
-        return (int) Math.max(1, Math.min(Math.floor(hz), SampleGrid.MAX_RATE_HZ));
+        // Held a little below what its rate carries, so the backlog the flow built before the hold
+        // drains: held to exactly its rate, a queue's arrivals equal its service and it never empties.
+        double held = hz * (DRAIN_DIVISOR - 1) / DRAIN_DIVISOR;
+        return (int) Math.max(1, Math.min(Math.floor(held), SampleGrid.MAX_RATE_HZ));
     }
 
     private int rateCarried(FlowEntry f, long bytesPerSecond) {

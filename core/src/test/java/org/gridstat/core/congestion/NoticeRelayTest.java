@@ -88,9 +88,21 @@ class NoticeRelayTest {
         return out;
     }
 
+    /** The assured rate (B/s on the wire, 128 B an event) whose hold is {@code hz}: held 1/8 below what it carries. */
+    private static long holding(int hz) {
+        return (long) Math.ceil(hz * 128.0 * NoticeRelay.DRAIN_DIVISOR / (NoticeRelay.DRAIN_DIVISOR - 1));
+    }
+
+    @Test
+    void aVictimIsHeldAnEighthBelowWhatItsNewRateCarriesSoWhatItQueuedBeforeDrains() {
+        relay.decided(0, new Decision(Decision.Kind.LENT, 2, ServiceClass.BE, 8_000, 2_560, 1)); // carries 20 Hz
+        assertEquals(17, engine.heldRate(2), "20 Hz less an eighth, whole samples");
+        assertEquals(List.of(new Advised(FlowEntry.PUBLISHER, 2, 17)), advice);
+    }
+
     @Test
     void aVictimThatLendsIsHeldToTheSamplesItsNewAssuredRateCarriesOnItsGridAndItsPublisherIsAdvised() {
-        relay.decided(0, new Decision(Decision.Kind.LENT, 2, ServiceClass.BE, 8_000, 2_560, 1)); // 2,560 / 128 = 20 Hz
+        relay.decided(0, new Decision(Decision.Kind.LENT, 2, ServiceClass.BE, 8_000, holding(20), 1));
 
         assertEquals(20, engine.heldRate(2));
         assertEquals(20, engine.statistics(0).flows().stream().filter(f -> f.flowId() == 2).findFirst().orElseThrow()
@@ -99,7 +111,7 @@ class NoticeRelayTest {
         assertEquals(everyThird(T0), passing(2, T0), "the samples of the 20 Hz grid, in order, and no others");
         assertEquals(60 - 20, engine.counters().get(org.gridstat.core.forward.EngineCounter.HELD));
 
-        relay.decided(0, new Decision(Decision.Kind.RETURNED, 2, ServiceClass.BE, 2_560, 8_000, -1));
+        relay.decided(0, new Decision(Decision.Kind.RETURNED, 2, ServiceClass.BE, holding(20), 8_000, -1));
         assertEquals(0, engine.heldRate(2));
         assertEquals(new Advised(FlowEntry.PUBLISHER, 2, 0), advice.get(1), "the lift goes upstream too");
         assertEquals(60, passing(2, T0 + S).size());
@@ -145,7 +157,7 @@ class NoticeRelayTest {
 
     @Test
     void theSlowerOfWhatThisRouterLentAndWhatTheNextHopAskedHolds() {
-        relay.decided(0, new Decision(Decision.Kind.LENT, 3, ServiceClass.LRT, 8_000, 3_840, 1)); // 30 Hz
+        relay.decided(0, new Decision(Decision.Kind.LENT, 3, ServiceClass.LRT, 8_000, holding(30), 1));
         relay.noticed(0, 3, 12);
         assertEquals(12, engine.heldRate(3));
         relay.noticed(0, 3, 0);
@@ -154,7 +166,7 @@ class NoticeRelayTest {
 
     @Test
     void aHoldOutlivesANewVersionOfItsFlowAndWhatANextHopAskedOutlivesItsRemovalButWhatThisRouterLentDoesNot() {
-        relay.decided(0, new Decision(Decision.Kind.LENT, 2, ServiceClass.BE, 8_000, 2_560, 1)); // 20 Hz
+        relay.decided(0, new Decision(Decision.Kind.LENT, 2, ServiceClass.BE, 8_000, holding(20), 1));
         install(flow(2, 2, 2, 0, ServiceClass.BE, 9_000, FlowEntry.PUBLISHER));
         assertEquals(20, engine.heldRate(2));
         assertEquals(everyThird(T0), passing(2, T0));
