@@ -121,8 +121,11 @@ final class QueueCounters {
         // The samples' own times say the rate they were taken at; the lower of the two stands, so a
         // jittered edge does not raise the demand, a genuine step does (its samples are closer
         // together), and a source's timestamps can only lower its own estimate, never raise it.
-        if (stampedArrivals >= 2 && stampedArrivals == n && lastStamp > firstStamp) {
-            double taken = (stampedArrivals - 1) * 1e9 / (lastStamp - firstStamp) * (wireBytes / n);
+        // Only when the samples span about a period: a source clock that stepped, or a backlog of old
+        // samples arriving at once, spans more, and the arrivals are then what the link carries.
+        long span = lastStamp - firstStamp;
+        if (stampedArrivals >= 2 && stampedArrivals == n && span > 0 && span <= 2 * elapsedSeconds * 1e9) {
+            double taken = (stampedArrivals - 1) * 1e9 / span * (wireBytes / n);
             lastDemandRate = Math.min(lastDemandRate, taken);
         }
         stampedArrivals = 0;

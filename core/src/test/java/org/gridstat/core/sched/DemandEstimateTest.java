@@ -80,4 +80,20 @@ class DemandEstimateTest {
         assertTrue(link.demand(slot) <= 20 * WIRE * 1.01, "at most the arrivals' 20 Hz: " + link.demand(slot) / WIRE);
         assertTrue(link.demand(slot) >= 19 * WIRE, "and what arrived: " + link.demand(slot) / WIRE);
     }
+
+    @Test
+    void aSourceClockThatSteppedOrABacklogOfOldSamplesCountsByItsArrivals() {
+        for (double t = 0; t < 100; t += 25) {
+            sample(t, t + 1);
+        }
+        link.maybeTick((long) (100.5 * MS));
+        // 40 Hz arrivals whose stamps jump a second ahead mid-period (an NTP step at the source):
+        // read by their stamps they would be 3 samples a second; they are 40 a second on the link.
+        sample(100, 101);
+        sample(125, 126);
+        sample(1150, 151);
+        sample(1175, 176);
+        link.maybeTick((long) (200.5 * MS));
+        assertEquals(40 * WIRE, link.demand(slot), 40 * WIRE * 0.01);
+    }
 }
