@@ -12,14 +12,25 @@ import java.util.Arrays;
  * <p>Release. The oldest pending timestamp (the head) is released
  * <ul>
  * <li>at once when every slot's sample for it has arrived ({@link Release#COMPLETE}), or
- * <li>when {@code waitWindowNanos} have passed since its first sample arrived
- *     ({@link Release#WINDOW_EXPIRED}): the missing slots are absent, each counted in
- *     {@link #missing(int)}, or
+ * <li>when {@code waitWindowNanos} have passed since it was reached ({@link Release#WINDOW_EXPIRED}):
+ *     the missing slots are absent, each counted in {@link #missing(int)}, or
  * <li>early, when a sample of a new timestamp finds {@code maxPending} timestamps pending
  *     ({@link Release#EVICTED}): memory is bounded, and the oldest is the least likely to fill.
  * </ul>
  * Only the head is released, so a complete timestamp waits for every older pending one, each
  * until it completes or its own window ends; output never goes back in time.
+ *
+ * <p>Reached. A timestamp is reached when two slots have sent it or a later one, or every live
+ * slot has if fewer than two are live. A slot is live while it has had a sample accepted within
+ * {@code resyncNanos}; a slot not yet heard from counts as live for {@code resyncNanos} after the
+ * aligner's first sample. Normally a timestamp is reached by its second sample, a moment after
+ * the first, and its window runs from then. The rule is for a PMU whose clock runs ahead of the
+ * others (within the horizon): its timestamps are not reached until the others get there, so they
+ * do not expire early, jump the output ahead and make every other PMU's samples late; they are
+ * released in their place in the order, joined by the others' samples when the offset is a whole
+ * number of frames. With two slots, a lagging live slot holds frames the same way (with two
+ * sources there is no telling which clock is wrong); a PMU that falls silent stops holding
+ * anything {@code resyncNanos} after its last sample.
  *
  * <p>Refused samples, each counted ({@link #count(Offer)}): a sample for a timestamp at or before
  * the newest released one is {@link Offer#LATE} (releasing it would reorder the output); a second
@@ -27,15 +38,16 @@ import java.util.Arrays;
  * capacity is {@link Offer#TOO_LARGE}.
  *
  * <p>A PMU with a wrong clock. A sample whose SOC is more than {@code horizonSeconds} after the
- * newest released timestamp's is {@link Offer#FAR_AHEAD} and dropped: pending it would make the
- * output jump ahead when it is released and every later sample late. After a release, pending
- * timestamps beyond the horizon (accepted before the first release) are dropped the same way. A
- * PMU whose clock is behind only sends late samples. Both rules assume most slots are right; if
- * for {@code resyncNanos} every sample has been refused as late or far ahead and nothing released,
- * the sources' time has really moved (an outage, a stepped clock everywhere, a wrong timestamp
- * released at start): the aligner forgets the newest released timestamp, counts a resync and
- * takes the sample. A lone straggler after a quiet spell is still late. Before the first release nothing is far ahead, so a wrong clock can at worst
- * put one frame of its own out at start.
+ * newest released timestamp's is {@link Offer#FAR_AHEAD} and dropped. Pending timestamps beyond
+ * the horizon (accepted before the first release, when nothing is far ahead) are dropped at each
+ * release, counted in {@link #droppedFarAhead()}. A PMU whose clock is behind only sends late
+ * samples. If for {@code resyncNanos} every sample has been refused as late or far ahead and
+ * nothing released, the sources' time has really moved (an outage, a clock stepped everywhere, a
+ * wrong timestamp released at start): the aligner forgets the newest released timestamp, counts
+ * a resync and takes the sample. A lone straggler after a quiet spell is still late. A slot ahead
+ * within the horizon holds one pending timestamp per sample until the others reach it: {@code
+ * maxPending} should cover the horizon's frames, or such a slot causes early releases (evictions)
+ * rather than a stall.
  *
  * <p>Storage is preallocated: {@code maxPending} × the slots' sample capacities; offering and
  * releasing allocate nothing.
@@ -61,7 +73,9 @@ public final class FrameAligner {
     private final long resyncNanos;
 
     private final long[] key;
-    private final long[] firstArrival;
+    /** When each entry was reached, its window's start; valid once reached. */
+    private final long[] reachedAt;
+    private final boolean[] reached;
     private final int[] presentCount;
     private final boolean[] present;
     private final int[] length;
@@ -74,12 +88,20 @@ public final class FrameAligner {
 
     private boolean released;
     private long newestReleased;
+    /** The latest time offer or poll was called with, for nextDeadline. */
+    private long nowSeen;
+    private boolean started;
+    private long startNanos;
     private boolean refusing;
     private long refusingSince;
 
     private final long[] offers = new long[Offer.values().length];
     private final long[] releases = new long[Release.values().length];
     private final long[] missing;
+    /** Per slot: the newest timestamp accepted (valid once seen), when a sample was last accepted. */
+    private final long[] front;
+    private final long[] lastAccepted;
+    private final boolean[] seen;
     private long dropped;
     private long resyncs;
     private final AlignedFrame frame = new AlignedFrame(this);
@@ -103,7 +125,8 @@ public final class FrameAligner {
         this.horizonSeconds = horizonSeconds;
         this.resyncNanos = resyncNanos;
         key = new long[maxPending];
-        firstArrival = new long[maxPending];
+        reachedAt = new long[maxPending];
+        reached = new boolean[maxPending];
         presentCount = new int[maxPending];
         present = new boolean[maxPending * slots];
         length = new int[maxPending * slots];
@@ -119,6 +142,9 @@ public final class FrameAligner {
             free[freeCount++] = maxPending - 1 - e;
         }
         missing = new long[slots];
+        front = new long[slots];
+        lastAccepted = new long[slots];
+        seen = new boolean[slots];
     }
 
     /**
@@ -128,6 +154,10 @@ public final class FrameAligner {
     public Offer offer(int slot, long timeKey, ByteBuffer sample, int offset, int length, long nowNanos, ReleaseSink sink) {
         if (slot < 0 || slot >= slots) {
             throw new IndexOutOfBoundsException("slot " + slot + " of " + slots);
+        }
+        if (!started) {
+            started = true;
+            startNanos = nowNanos;
         }
         releaseDue(nowNanos, sink);
         Offer outcome = place(slot, timeKey, sample, offset, length, nowNanos, sink);
@@ -166,6 +196,9 @@ public final class FrameAligner {
         length[i] = n;
         present[i] = true;
         presentCount[e]++;
+        front[slot] = seen[slot] ? Math.max(front[slot], timeKey) : timeKey;
+        seen[slot] = true;
+        lastAccepted[slot] = now;
         return Offer.ACCEPTED;
     }
 
@@ -196,21 +229,68 @@ public final class FrameAligner {
         releaseDue(nowNanos, sink);
     }
 
-    /** When {@link #poll} next has something to release, if nothing arrives: Long.MAX_VALUE if never. */
+    /**
+     * When {@link #poll} next may have something to release if nothing arrives: the head's window
+     * end once it is reached, before that when a live slot that has not reached it falls silent;
+     * Long.MAX_VALUE if nothing is pending.
+     */
     public long nextDeadline() {
-        return size == 0 ? Long.MAX_VALUE : firstArrival[order[0]] + window;
+        if (size == 0) {
+            return Long.MAX_VALUE;
+        }
+        int head = order[0];
+        if (reached[head]) {
+            return reachedAt[head] + window;
+        }
+        long silent = Long.MAX_VALUE;
+        for (int s = 0; s < slots; s++) {
+            if (live(s, nowSeen) && !(seen[s] && front[s] >= key[head])) {
+                silent = Math.min(silent, (seen[s] ? lastAccepted[s] : startNanos) + resyncNanos);
+            }
+        }
+        return silent;
     }
 
     private void releaseDue(long now, ReleaseSink sink) {
+        nowSeen = now;
+        markReached(now);
         while (size > 0) {
             int head = order[0];
             if (presentCount[head] == slots) {
                 release(Release.COMPLETE, sink, now);
-            } else if (now - firstArrival[head] >= window) {
+            } else if (reached[head] && now - reachedAt[head] >= window) {
                 release(Release.WINDOW_EXPIRED, sink, now);
             } else {
                 return;
             }
+        }
+    }
+
+    private boolean live(int slot, long now) {
+        return now - (seen[slot] ? lastAccepted[slot] : startNanos) < resyncNanos;
+    }
+
+    /** Starts the window of every pending timestamp reached by now. */
+    private void markReached(long now) {
+        int live = 0;
+        for (int s = 0; s < slots; s++) {
+            live += live(s, now) ? 1 : 0;
+        }
+        int needed = Math.min(2, Math.max(1, live));
+        for (int i = 0; i < size; i++) {
+            int e = order[i];
+            if (reached[e]) {
+                continue;
+            }
+            int count = 0;
+            for (int s = 0; s < slots; s++) {
+                count += seen[s] && front[s] >= key[e] ? 1 : 0;
+            }
+            if (count < needed) {
+                return; // a later timestamp has no more slots past it
+            }
+            reached[e] = true;
+            reachedAt[e] = now;
         }
     }
 
@@ -257,7 +337,7 @@ public final class FrameAligner {
     private int insert(int at, long timeKey, long now) {
         int e = free[--freeCount];
         key[e] = timeKey;
-        firstArrival[e] = now;
+        reached[e] = false;
         presentCount[e] = 0;
         Arrays.fill(present, e * slots, e * slots + slots, false);
         System.arraycopy(order, at, order, at + 1, size - at);
