@@ -1,0 +1,18 @@
+package org.gridstat.gateway.device;
+
+/** What a command acts on: a TCP client or a UDP peer. Called from the I/O thread. */
+interface CommandPeer {
+    /** DATA_ON (true) or DATA_OFF (false). */
+    void data(boolean on);
+
+    /** Sends a whole frame answering a command; false if it was dropped (a full queue, counted). */
+    boolean answer(byte[] frame);
+
+    /** The largest frame this peer's transport carries: a CFG-3 is split to fit. */
+    int maxFrameSize();
+
+    /** For log lines: the peer's remote address and transport. */
+    String describe();
+
+    RateLimitedWarning warnings();
+}
