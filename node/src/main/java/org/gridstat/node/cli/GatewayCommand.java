@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.gridstat.client.BrokerConnection;
 import org.gridstat.client.SubscriptionRejectedException;
+import java.util.Map;
+import org.gridstat.gateway.GatewayConfiguration;
 import org.gridstat.gateway.PhasorGateway;
 import org.gridstat.node.gateway.GatewayFile;
 import picocli.CommandLine.Command;
@@ -35,8 +37,9 @@ final class GatewayCommand implements Callable<Integer> {
         PhasorGateway.Settings settings;
         String broker;
         try {
-            settings = GatewayFile.settings(config);
-            broker = GatewayFile.broker(config);
+            Map<String, Object> properties = GatewayFile.load(config);
+            settings = GatewayConfiguration.settings(properties);
+            broker = GatewayConfiguration.brokerApi(properties);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             return 2;
