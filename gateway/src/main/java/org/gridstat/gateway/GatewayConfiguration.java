@@ -17,6 +17,7 @@ import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.egress.EgressSettings;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceTransport;
+import org.gridstat.gateway.shaping.ShapingSettings;
 
 /**
  * A phasor gateway's configuration as Config Admin properties of {@value #PID}: what the gateway
@@ -29,7 +30,7 @@ public final class GatewayConfiguration {
 
     private static final Set<String> DEVICE_KEYS = Set.of("name", "transport", "address", "localUdp", "idCode",
             "prefix", "class", "latencyBound", "reconnectMin", "reconnectMax", "configTimeout", "dataTimeout",
-            "maxFrameRate");
+            "maxFrameRate", "shaping", "burst", "queuePackets", "mtu");
     private static final Set<String> STREAM_KEYS = Set.of("name", "idCode", "pmus", "tcp", "udp", "waitWindow",
             "maxPending", "maxClients", "router", "link", "rateHz", "latencyBound", "paths", "class");
 
@@ -87,8 +88,15 @@ public final class GatewayConfiguration {
             if (!l.has("idCode")) {
                 throw l.error("missing 'idCode'");
             }
+            ShapingSettings d = ShapingSettings.DEFAULT;
+            String shaping = l.text("shaping", "on");
+            if (!shaping.equals("on") && !shaping.equals("off")) {
+                throw l.error("shaping is on or off, not '" + shaping + "'");
+            }
+            ShapingSettings shape = new ShapingSettings(shaping.equals("on"), (int) l.number("burst", d.burstFrames()),
+                    (int) l.number("queuePackets", d.queuePackets()), (int) l.number("mtu", d.mtu()));
             return new PhasorGateway.Device(s, l.text("prefix"), serviceClass(l.text("class", "HRT")),
-                    Duration.ofNanos(l.nanos("latencyBound", 50_000_000L)));
+                    Duration.ofNanos(l.nanos("latencyBound", 50_000_000L)), shape);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw e.getMessage() != null && e.getMessage().startsWith("'") ? (RuntimeException) e : l.error(e.getMessage());
         }

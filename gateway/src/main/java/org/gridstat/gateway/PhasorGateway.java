@@ -1,5 +1,6 @@
 package org.gridstat.gateway;
 
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.gridstat.client.BrokerConnection;
 import org.gridstat.client.Publisher;
 import org.gridstat.client.Subscriber;
@@ -22,10 +24,12 @@ import org.gridstat.gateway.egress.EgressStream;
 import org.gridstat.gateway.ingest.BrokerDeclarations;
 import org.gridstat.gateway.ingest.Declarations;
 import org.gridstat.gateway.ingest.DeviceConnection;
+import org.gridstat.gateway.ingest.DeviceCounters;
 import org.gridstat.gateway.ingest.DevicePublisher;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceStatus;
 import org.gridstat.gateway.ingest.VariableNames;
+import org.gridstat.gateway.shaping.ShapingSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,12 +44,19 @@ public final class PhasorGateway implements AutoCloseable {
     /** How often each PMU's description goes out, one part at a time. */
     public static final Duration DESCRIPTION_EVERY = Duration.ofSeconds(1);
 
-    /** A device read, and the variables its PMUs become. */
-    public record Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound) {
+    /** A device read, the variables its PMUs become, and how their samples are shaped at the source. */
+    public record Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound,
+                         ShapingSettings shaping) {
         public Device {
             Objects.requireNonNull(settings, "device settings");
             Objects.requireNonNull(prefix, "variable prefix");
             Objects.requireNonNull(serviceClass, "service class");
+            Objects.requireNonNull(shaping, "shaping");
+        }
+
+        /** Shaped with the defaults. */
+        public Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound) {
+            this(settings, prefix, serviceClass, latencyBound, ShapingSettings.DEFAULT);
         }
     }
 
@@ -118,10 +129,13 @@ public final class PhasorGateway implements AutoCloseable {
             declarations = d;
         }
         for (Device d : s.devices()) {
+            EventLoop loop = loops.next();
+            DeviceCounters counters = new DeviceCounters(d.settings().name());
             DevicePublisher sink = new DevicePublisher(d.settings().name(), d.prefix(), d.serviceClass(),
-                    d.latencyBound(), DESCRIPTION_EVERY, publisher, declarations);
-            DeviceConnection c = new DeviceConnection(d.settings(), loops.next(), SystemClock.INSTANCE,
-                    SystemNanoClock.INSTANCE, sink);
+                    d.latencyBound(), DESCRIPTION_EVERY, publisher, declarations, d.shaping(), SystemNanoClock.INSTANCE,
+                    (task, delay) -> loop.schedule(task, delay, TimeUnit.NANOSECONDS), counters);
+            DeviceConnection c = new DeviceConnection(d.settings(), loop, SystemClock.INSTANCE,
+                    SystemNanoClock.INSTANCE, sink, counters);
             connections.add(c);
             open.add(c);
             c.start();
@@ -191,6 +205,6 @@ public final class PhasorGateway implements AutoCloseable {
                 LOG.warn("closing {}: {}", open.get(i), e.toString());
             }
         }
-        loops.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly(3_000);
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3_000);
     }
 }

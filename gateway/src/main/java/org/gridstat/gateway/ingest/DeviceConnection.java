@@ -51,10 +51,16 @@ public final class DeviceConnection implements AutoCloseable {
 
     public DeviceConnection(DeviceSettings settings, EventLoop loop, Clock epoch, NanoClock mono,
                             DeviceSession.Sink sink) {
+        this(settings, loop, epoch, mono, sink, new DeviceCounters(settings.name()));
+    }
+
+    /** A transport whose counters the sink shares (the publisher counts what it shapes and drops). */
+    public DeviceConnection(DeviceSettings settings, EventLoop loop, Clock epoch, NanoClock mono,
+                            DeviceSession.Sink sink, DeviceCounters counters) {
         this.settings = settings;
         this.loop = loop;
         this.mono = mono;
-        this.counters = new DeviceCounters(settings.name());
+        this.counters = counters;
         this.session = new DeviceSession(settings, epoch, new Link(), sink, counters);
         this.framer = new StreamFramer(new FrameHandler() {
             @Override

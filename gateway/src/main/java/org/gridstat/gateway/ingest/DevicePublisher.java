@@ -15,6 +15,9 @@ import org.gridstat.gateway.c37118.data.DataFrameReader;
 import org.gridstat.gateway.c37118.data.DataLayout;
 import org.gridstat.gateway.mapping.PmuDescription;
 import org.gridstat.gateway.mapping.PmuSample;
+import org.gridstat.gateway.shaping.ShapingSettings;
+import org.gridstat.gateway.shaping.SourceShaper;
+import org.gridstat.core.time.NanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * it. Samples are published at once under the ids their names derive; the declarations to the
  * broker go their own way ({@link Declarations}). A PMU whose sample would not fit a status event
  * is left out, with an error in the log, and counted.
+ *
+ * <p>Each PMU's samples are shaped at the source ({@link SourceShaper}) to the reservation its
+ * declaration asks for: a burst waits for tokens, on the device's own thread, and what cannot
+ * wait is dropped whole and counted. A configuration change discards what was waiting under the
+ * old one. One thread at a time: the device session's.
  */
 public final class DevicePublisher implements DeviceSession.Sink {
     private static final Logger LOG = LoggerFactory.getLogger(DevicePublisher.class);
@@ -39,7 +47,17 @@ public final class DevicePublisher implements DeviceSession.Sink {
     private final Declarations declarations;
     private final byte[] buffer = new byte[WireFormat.MAX_PAYLOAD_LENGTH];
     private final List<Pmu> pmus = new ArrayList<>();
-    private long unpublishable;
+    private final ShapingSettings shaping;
+    private final NanoClock mono;
+    private final Scheduler scheduler;
+    private final DeviceCounters counters;
+    private long drainAt = Long.MAX_VALUE;
+
+    /** Runs a task on the device's thread after a delay: the shapers' departures. */
+    @FunctionalInterface
+    public interface Scheduler {
+        void schedule(Runnable task, long delayNanos);
+    }
 
     /** One PMU of the stream as published. */
     private static final class Pmu {
@@ -47,10 +65,12 @@ public final class DevicePublisher implements DeviceSession.Sink {
         final Publication description;
         final List<byte[]> parts;
         final int configCount;
+        final SourceShaper shaper;
         int nextPart;
         long nextDescription = Long.MIN_VALUE;
 
-        Pmu(Publication samples, Publication description, List<byte[]> parts, int configCount) {
+        Pmu(Publication samples, Publication description, List<byte[]> parts, int configCount, SourceShaper shaper) {
+            this.shaper = shaper;
             this.samples = samples;
             this.description = description;
             this.parts = parts;
@@ -58,9 +78,23 @@ public final class DevicePublisher implements DeviceSession.Sink {
         }
     }
 
+    /** A publisher without shaping, counting on its own: for tools and tests. */
     public DevicePublisher(String device, String prefix, ServiceClass serviceClass, Duration latencyBound,
                            Duration descriptionEvery, Publisher publisher, Declarations declarations) {
+        this(device, prefix, serviceClass, latencyBound, descriptionEvery, publisher, declarations, ShapingSettings.OFF,
+                System::nanoTime, (task, delay) -> {
+                    throw new IllegalStateException("no scheduler without shaping");
+                }, new DeviceCounters(device));
+    }
+
+    public DevicePublisher(String device, String prefix, ServiceClass serviceClass, Duration latencyBound,
+                           Duration descriptionEvery, Publisher publisher, Declarations declarations,
+                           ShapingSettings shaping, NanoClock mono, Scheduler scheduler, DeviceCounters counters) {
         VariableName.of(prefix);
+        this.shaping = shaping;
+        this.mono = mono;
+        this.scheduler = scheduler;
+        this.counters = counters;
         this.device = device;
         this.prefix = prefix;
         this.serviceClass = serviceClass;
@@ -70,10 +104,6 @@ public final class DevicePublisher implements DeviceSession.Sink {
         this.declarations = declarations;
     }
 
-    /** Samples of PMUs whose data could not be published (too large for a status event). */
-    public long unpublishable() {
-        return unpublishable;
-    }
 
     /** The sample variables of the configuration in force, in its PMU order. */
     public List<String> variables(ConfigFrame config) {
@@ -100,13 +130,19 @@ public final class DevicePublisher implements DeviceSession.Sink {
                     0, config.timeBase(), config.pmus(), config.dataRate()), p);
             List<byte[]> parts = PmuDescription.parts(one, WireFormat.MAX_PAYLOAD_LENGTH);
             String descriptionName = VariableNames.description(name);
+            int frameBytes = WireFormat.HEADER_LENGTH + (int) PmuSample.length(layout, p);
+            SourceShaper shaper = null;
+            if (shaping.enabled()) {
+                // the reservation the declaration asks for: each frame on the wire, every interval
+                long rate = (long) Math.ceil(SourceShaper.wireBytes(frameBytes, shaping.mtu()) * 1e9 / interval.toNanos());
+                shaper = new SourceShaper(rate, frameBytes, shaping, mono.nanoTime());
+            }
             pmus.add(new Pmu(
                     publisher.publication(VariableId.ofName(VariableName.of(name)), serviceClass, latencyBound, interval),
                     publisher.publication(VariableId.ofName(VariableName.of(descriptionName)), ServiceClass.BE, null,
                             Duration.ofNanos(descriptionEveryNanos)),
-                    parts, pmu.configCount()));
-            declarations.declare(name, WireFormat.HEADER_LENGTH + (int) PmuSample.length(layout, p), interval,
-                    serviceClass);
+                    parts, pmu.configCount(), shaper));
+            declarations.declare(name, frameBytes, interval, serviceClass);
             int largest = parts.stream().mapToInt(b -> b.length).max().orElse(0);
             declarations.declare(descriptionName, WireFormat.HEADER_LENGTH + largest,
                     Duration.ofNanos(descriptionEveryNanos), ServiceClass.BE);
@@ -117,20 +153,56 @@ public final class DevicePublisher implements DeviceSession.Sink {
     @Override
     public void data(DataFrameReader frame) {
         long time = PmuSample.sourceTimeNanos(frame.soc(), frame.fracSec(), frame.layout().timeBase());
+        long now = mono.nanoTime();
         for (int p = 0; p < pmus.size(); p++) {
             Pmu pmu = pmus.get(p);
             if (pmu == null) {
-                unpublishable++;
+                counters.add(DeviceCounter.UNPUBLISHABLE);
                 continue;
             }
             int n = PmuSample.encode(frame, p, pmu.configCount, buffer, 0);
-            pmu.samples.publish(buffer, 0, n, time);
+            SourceShaper.Outcome o = pmu.shaper == null ? SourceShaper.Outcome.SEND : pmu.shaper.offer(buffer, n, time, now);
+            switch (o) {
+                case SEND -> pmu.samples.publish(buffer, 0, n, time);
+                case QUEUED -> {
+                    counters.add(DeviceCounter.SHAPING_DELAYED);
+                    drainBy(pmu.shaper.nextDeparture(), now);
+                }
+                case DROPPED -> counters.add(DeviceCounter.SHAPING_DROPPED);
+            }
             if (time >= pmu.nextDescription) {
                 byte[] part = pmu.parts.get(pmu.nextPart);
                 pmu.description.publish(part, 0, part.length, time);
                 pmu.nextPart = (pmu.nextPart + 1) % pmu.parts.size();
                 pmu.nextDescription = time + descriptionEveryNanos;
             }
+        }
+    }
+
+    /** Makes sure the shapers are drained by {@code at}: one scheduled task, moved earlier if needed. */
+    private void drainBy(long at, long now) {
+        if (at >= drainAt) {
+            return;
+        }
+        drainAt = at;
+        scheduler.schedule(() -> drain(at), Math.max(0, at - now));
+    }
+
+    private void drain(long scheduledAt) {
+        if (scheduledAt != drainAt) {
+            return; // a task for an earlier time replaced this one
+        }
+        drainAt = Long.MAX_VALUE;
+        long now = mono.nanoTime();
+        long next = Long.MAX_VALUE;
+        for (Pmu pmu : pmus) {
+            if (pmu != null && pmu.shaper != null) {
+                pmu.shaper.drain(now, (payload, n, time) -> pmu.samples.publish(payload, 0, n, time));
+                next = Math.min(next, pmu.shaper.nextDeparture());
+            }
+        }
+        if (next != Long.MAX_VALUE) {
+            drainBy(next, now);
         }
     }
 
