@@ -273,8 +273,8 @@ public final class PmuServer implements AutoCloseable {
 
     private void sendSpontaneousConfig() {
         byte[] cfg2 = frames.config2();
-        if (cfg2 != null && udp.sendAnswer(cfg2, settings.spontaneousTo())) {
-            counters.configFramesSent.increment();
+        if (cfg2 != null) {
+            udp.sendAnswer(cfg2, settings.spontaneousTo(), counters.configFramesSent);
         }
     }
 
