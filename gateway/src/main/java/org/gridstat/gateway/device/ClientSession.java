@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One TCP client: its commands in through a {@link StreamFramer}, its data switch, and what is
  * queued for it. Data frames come from any thread and are dropped for this client alone when its
- * queue is full; answers to commands always go, but while the queue is over its limit the client's
- * commands are not read (TCP pushes back on it), so a client that asks without reading cannot make
- * the server hold more than its limit plus one batch of answers.
+ * queue is full. Answers to commands may take the queue past its limit by one answer; while it is
+ * past, the client's commands are not read (TCP pushes back on it) and answers to commands already
+ * read are dropped, so a client that asks without reading cannot make the server hold more than
+ * its limit and one answer.
  */
 final class ClientSession extends ChannelInboundHandlerAdapter implements CommandPeer, FrameHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ClientSession.class);
@@ -137,9 +138,20 @@ final class ClientSession extends ChannelInboundHandlerAdapter implements Comman
         return true;
     }
 
+    /**
+     * Queues an answer unless answers alone have already filled the queue past its limit (data
+     * never does: it is admitted only below it). A client that asks without reading loses answers
+     * rather than the server holding them; one that reads slowly has its commands read slower.
+     */
     @Override
-    public boolean answer(byte[] frame) {
+    public boolean answer(byte[] frame, LongAdder sent) {
+        if (pending.get() > pending.limit()) {
+            counters.answersDropped.increment();
+            warnings.warn(LOG, peer, "dropped an answer: the client is not reading what it asked for");
+            return false;
+        }
         pending.add(frame.length);
+        sent.increment();
         channel.writeAndFlush(Unpooled.wrappedBuffer(frame)).addListener(f -> written(frame.length));
         return true;
     }

@@ -97,8 +97,6 @@ final class CommandHandler {
             peer.warnings().warn(LOG, peer.describe(), "asked for the " + what + " but the stream has no configuration yet");
             return;
         }
-        if (peer.answer(frame)) {
-            sent.increment();
-        }
+        peer.answer(frame, sent);
     }
 }

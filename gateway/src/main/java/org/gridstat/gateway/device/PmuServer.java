@@ -149,6 +149,8 @@ public final class PmuServer implements AutoCloseable {
     private final List<ClientSession> sessions = new CopyOnWriteArrayList<>();
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** A storm of connections beyond the limit logs one line a second; used on the I/O thread. */
+    private final RateLimitedWarning refusals = new RateLimitedWarning();
     private Channel tcpChannel;
     private Channel udpChannel;
     private UdpEndpoint udp;
@@ -251,7 +253,7 @@ public final class PmuServer implements AutoCloseable {
     private void accept(SocketChannel ch) {
         if (closed.get() || !slots.take()) {
             counters.connectionsRefused.increment();
-            LOG.warn("tcp {}: refused: the server has its maximum of {} clients", ch.remoteAddress(), settings.maxClients());
+            refusals.warn(LOG, "tcp " + ch.remoteAddress(), "refused: the server has its maximum of " + settings.maxClients() + " clients");
             ch.close();
             return;
         }
@@ -273,8 +275,8 @@ public final class PmuServer implements AutoCloseable {
 
     private void sendSpontaneousConfig() {
         byte[] cfg2 = frames.config2();
-        if (cfg2 != null && udp.sendAnswer(cfg2, settings.spontaneousTo())) {
-            counters.configFramesSent.increment();
+        if (cfg2 != null) {
+            udp.sendAnswer(cfg2, settings.spontaneousTo(), counters.configFramesSent);
         }
     }
 

@@ -34,7 +34,8 @@ import java.util.List;
  * @param dataFramesDropped copies not sent because the destination's queue was full
  * @param configFramesSent CFG-1, CFG-2 and CFG-3 frames sent (each CFG-3 fragment counts), asked or spontaneous
  * @param headerFramesSent header frames sent
- * @param answersDropped answers to UDP commands not sent because the socket's queue was full
+ * @param answersDropped answers not sent because the queue was full: a TCP client asking without
+ *        reading, or the UDP socket's queue
  * @param clients one entry per connected client and registered peer
  */
 public record ServerCounters(

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.gridstat.core.time.Clock;
 import org.gridstat.gateway.c37118.command.CommandFrame;
 import org.slf4j.Logger;
@@ -113,31 +114,24 @@ final class UdpEndpoint extends SimpleChannelInboundHandler<DatagramPacket> {
 
     /** Sends a data frame to one address if the socket's queue has room; any thread. */
     boolean sendData(ByteBuf frame, InetSocketAddress to) {
-        boolean sent = send(frame.retainedDuplicate(), to);
-        if (sent) {
-            counters.dataFramesSent.increment();
-        } else {
-            counters.dataFramesDropped.increment();
-        }
-        return sent;
+        return send(frame.retainedDuplicate(), to, counters.dataFramesSent, counters.dataFramesDropped);
     }
 
-    boolean sendAnswer(byte[] frame, InetSocketAddress to) {
-        boolean sent = send(Unpooled.wrappedBuffer(frame), to);
-        if (!sent) {
-            counters.answersDropped.increment();
-        }
-        return sent;
+    /** Sends a whole frame, counted in {@code sent} or, if the queue is full, in the answers dropped. */
+    boolean sendAnswer(byte[] frame, InetSocketAddress to, LongAdder sent) {
+        return send(Unpooled.wrappedBuffer(frame), to, sent, counters.answersDropped);
     }
 
-    /** Sends {@code datagram}, taking ownership of it. */
-    private boolean send(ByteBuf datagram, InetSocketAddress to) {
+    /** Sends {@code datagram}, taking ownership of it; counts it before it can arrive. */
+    private boolean send(ByteBuf datagram, InetSocketAddress to, LongAdder sent, LongAdder dropped) {
         Channel ch = channel;
         int size = datagram.readableBytes();
         if (ch == null || !pending.tryAdd(size)) {
             datagram.release();
+            dropped.increment();
             return false;
         }
+        sent.increment();
         ch.writeAndFlush(new DatagramPacket(datagram, to)).addListener(f -> {
             pending.remove(size);
             if (!f.isSuccess() && ch.isOpen()) {

@@ -41,8 +41,8 @@ final class UdpPeer implements CommandPeer {
     }
 
     @Override
-    public boolean answer(byte[] frame) {
-        return endpoint.sendAnswer(frame, address);
+    public boolean answer(byte[] frame, LongAdder sent) {
+        return endpoint.sendAnswer(frame, address, sent);
     }
 
     void countData(boolean sent) {

@@ -307,6 +307,42 @@ class PmuServerTcpTest {
     }
 
     @Test
+    void aClientThatAsksWithoutReadingCannotMakeTheServerHoldMoreThanItsLimitAndOneAnswer() throws Exception {
+        TestStream stream = TestStream.bigFrames();
+        int limit = 64 * 1024;
+        start(stream, PmuServer.Settings.tcp(ANY_LOOPBACK_PORT).withMaxPendingBytes(limit));
+        int cfg2Size = ConfigFrameCodec.encode(stream.config2).length;
+        byte[] ask = TestFrames.command(CommandFrame.SEND_CONFIG_2);
+        byte[] burst = new byte[ask.length * 1000];
+        for (int i = 0; i < 1000; i++) {
+            System.arraycopy(ask, 0, burst, i * ask.length, ask.length);
+        }
+        try (TcpTestClient c = TcpTestClient.connect(server.tcpAddress(), 4096)) {
+            // Ask for up to 8 GB of CFG-2 frames and read none. The writer blocks once the server
+            // stops reading; closing the socket ends it.
+            Thread writer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 1000; i++) {
+                        c.write(burst);
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            });
+            writer.start();
+            Await.until("the client's queue is full", () -> {
+                ServerCounters.ClientCounters s = server.counters().client(c.localAddress());
+                return s != null && s.pendingBytes() > limit;
+            });
+            ServerCounters.ClientCounters s = server.counters().client(c.localAddress());
+            assertTrue(s.pendingBytesPeak() <= limit + cfg2Size, "at most the limit and one answer: " + s);
+            assertEquals(FrameType.CONFIG_2, TestFrames.type(c.frame()), "answers already queued still come");
+            c.close();
+            writer.join(TcpTestClient.WAIT.toMillis());
+        }
+    }
+
+    @Test
     void refusesToStartOnAPortInUseWithAClearMessage() {
         start(TestStream.twoPmus());
         UncheckedIOException e = assertThrows(UncheckedIOException.class,
