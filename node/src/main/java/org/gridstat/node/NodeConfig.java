@@ -21,6 +21,7 @@ import org.gridstat.statusrouter.api.RouterConfiguration;
  */
 public final class NodeConfig {
     public static final String STATUS_ROUTER_PID = "org.gridstat.statusrouter";
+    public static final String GATEWAY_PID = org.gridstat.gateway.GatewayConfiguration.PID;
 
     private final String nodeId;
     private final Path storage;
@@ -38,6 +39,8 @@ public final class NodeConfig {
         public NodeSection node;
         @JsonProperty("statusRouter")
         public StatusRouterSection statusRouter;
+        /** A phasor gateway in the node (its bundle must be among the node's bundles). */
+        public org.gridstat.node.gateway.GatewayFile.Section gateway;
     }
 
     static final class NodeSection {
@@ -141,11 +144,12 @@ public final class NodeConfig {
         if (model == null || model.node == null) {
             throw new IllegalArgumentException(file + ": the 'node' section is required");
         }
-        if (model.statusRouter == null) {
-            throw new IllegalArgumentException(file + ": the node runs nothing: add a 'statusRouter' section");
+        if (model.statusRouter == null && model.gateway == null) {
+            throw new IllegalArgumentException(file + ": the node runs nothing: add a 'statusRouter' or a 'gateway' section");
         }
         try {
-            return of(model.node.id, model.node.storage == null ? null : Path.of(model.node.storage), model.statusRouter);
+            return of(model.node.id, model.node.storage == null ? null : Path.of(model.node.storage), model.statusRouter,
+                    model.gateway);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
@@ -153,10 +157,36 @@ public final class NodeConfig {
 
     /** Builds a router node's configuration in code, as the demo and tests do. */
     public static NodeConfig of(String nodeId, Path storage, StatusRouterSection router) {
+        return of(nodeId, storage, router, null);
+    }
+
+    /**
+     * Builds a node's configuration in code: a status router, a phasor gateway, or both.
+     *
+     * @param router  null: no status router
+     * @param gateway null: no gateway
+     */
+    public static NodeConfig of(String nodeId, Path storage, StatusRouterSection router,
+                                org.gridstat.node.gateway.GatewayFile.Section gateway) {
         if (nodeId == null || nodeId.isBlank()) {
             throw new IllegalArgumentException("node.id is required");
         }
         Map<String, Map<String, Object>> configs = new LinkedHashMap<>();
+        if (router != null) {
+            configs.put(STATUS_ROUTER_PID, routerProperties(nodeId, router));
+        }
+        if (gateway != null) {
+            try {
+                configs.put(GATEWAY_PID, org.gridstat.node.gateway.GatewayFile.properties(gateway));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("gateway: " + e.getMessage(), e);
+            }
+        }
+        return new NodeConfig(nodeId, storage, configs);
+    }
+
+    /** The status router's Config Admin properties, checked as the router checks them. */
+    private static Map<String, Object> routerProperties(String nodeId, StatusRouterSection router) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("node.id", nodeId);
         r.put("data.bind", router.bind);
@@ -188,15 +218,14 @@ public final class NodeConfig {
         // YAML's on/true arrive as text; an empty value is the default, off
         r.put("congestion.control", router.congestionControl == null ? "off" : router.congestionControl);
         RouterConfiguration.check(r); // the router's own check, before a framework is started for it
-        configs.put(STATUS_ROUTER_PID, r);
-        return new NodeConfig(nodeId, storage, configs);
+        return r;
     }
 
     /**
      * Turns YAML maps into the router's {@code key=value} lines; lists become comma-separated
      * values. The router validates the keys and values and names the line of any mistake.
      */
-    private static String[] keyValueLines(List<Map<String, Object>> entries, String section) {
+    public static String[] keyValueLines(List<Map<String, Object>> entries, String section) {
         List<String> lines = new ArrayList<>();
         int n = 0;
         for (Map<String, Object> entry : entries) {

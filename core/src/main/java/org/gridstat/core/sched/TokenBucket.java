@@ -8,9 +8,9 @@ import org.gridstat.core.time.Saturating;
  * the token bucket formula to the nanosecond. The bucket refills up to its depth; an event may
  * leave while the bucket is not in debt and is charged whole when it leaves, which may put the
  * bucket in debt. The static methods are the arithmetic, shared with {@link HtbNode}'s pair of
- * buckets.
+ * buckets. Links pace with it, and gateways shape their flows at the source with it.
  */
-final class TokenBucket {
+public final class TokenBucket {
     /**
      * Debt is clamped here (4e9 bytes): a node charged without limit (a class whose flows' rates
      * exceed its own) recovers in bounded time, and the arithmetic stays within a long.
@@ -24,7 +24,7 @@ final class TokenBucket {
     private long last;
 
     /** A full bucket. */
-    TokenBucket(long bytesPerSecond, long depthBytes, long now) {
+    public TokenBucket(long bytesPerSecond, long depthBytes, long now) {
         rate = checkRate(bytesPerSecond);
         depth = depth(depthBytes);
         tokens = depth;
@@ -32,7 +32,7 @@ final class TokenBucket {
     }
 
     /** Refills for the time since the last call; time never runs backwards here. */
-    void advance(long now) {
+    public void advance(long now) {
         if (now > last) {
             tokens = refill(tokens, depth, Saturating.subtract(now, last), rate);
             last = now;
@@ -40,16 +40,16 @@ final class TokenBucket {
     }
 
     /** Charges a departure; call {@link #advance} to its time first. */
-    void charge(int bytes) {
+    public void charge(int bytes) {
         tokens = charge(tokens, bytes);
     }
 
-    boolean inDebt() {
+    public boolean inDebt() {
         return tokens < 0;
     }
 
     /** When the debt is paid if nothing more is charged: {@link Long#MAX_VALUE} if never. */
-    long readyTime() {
+    public long readyTime() {
         return readyTime(tokens, last, rate);
     }
 

@@ -4,6 +4,7 @@ import java.util.concurrent.Callable;
 import org.gridstat.node.Distribution;
 import org.gridstat.node.FreeUdpPorts;
 import org.gridstat.node.demo.DemoRun;
+import org.gridstat.node.demo.PhasorDemo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,8 +27,21 @@ final class DemoCommand implements Callable<Integer> {
             description = "The broker's management API port on 127.0.0.1; 0 picks a free one (default).")
     int apiPort;
 
+    @Option(names = "--phasor", description = "Show the phasor path instead: a simulated C37.118 PMU stream through a"
+            + " substation gateway, the routers and the control center's gateway to a C37.118 client, bit for bit.")
+    boolean phasor;
+
     @Override
     public Integer call() throws Exception {
+        if (phasor) {
+            if (seconds < 1) {
+                System.err.println("--seconds must be at least 1");
+                return 2;
+            }
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                    System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+            return new PhasorDemo(seconds, System.out).run();
+        }
         if (seconds < 1 || !(rate > 0 && rate <= 1000)) {
             System.err.println("--seconds must be at least 1 and --rate in (0, 1000]");
             return 2;

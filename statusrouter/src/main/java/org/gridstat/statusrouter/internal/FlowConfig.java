@@ -1,5 +1,6 @@
 package org.gridstat.statusrouter.internal;
 
+import org.gridstat.core.model.ConfigLine;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package org.gridstat.statusrouter.internal;
 
+import org.gridstat.core.model.ConfigLine;
 import java.util.Set;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.egress.EgressPump;

@@ -50,6 +50,16 @@ public final class DataFrameReader {
         return FrameReject.NONE;
     }
 
+    /** The buffer that holds the frame wrapped: valid as long as its owner keeps the bytes there. */
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Where the frame wrapped starts in {@link #buffer()}; it is {@code layout().frameSize()} bytes long. */
+    public int offset() {
+        return offset;
+    }
+
     public int version() {
         return CommonHeader.version(buffer, offset);
     }

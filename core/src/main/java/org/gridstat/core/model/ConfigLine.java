@@ -1,20 +1,20 @@
-package org.gridstat.statusrouter.internal;
+package org.gridstat.core.model;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.gridstat.core.model.DurationText;
 
 /**
  * One configuration line of {@code key=value} words, such as
  * {@code name=r2 address=127.0.0.1:9480 capacity=12500000}. Unknown keys, repeated keys and bad
- * values are errors that quote the line.
+ * values are errors that quote the line. Routers read their links and flows, gateways their devices
+ * and streams, from such lines.
  */
-final class ConfigLine {
+public final class ConfigLine {
     private final String text;
     private final Map<String, String> values = new LinkedHashMap<>();
 
-    ConfigLine(String text, Set<String> allowed) {
+    public ConfigLine(String text, Set<String> allowed) {
         this.text = text;
         for (String word : text.trim().split("\\s+")) {
             if (word.isEmpty()) {
@@ -34,15 +34,15 @@ final class ConfigLine {
         }
     }
 
-    IllegalArgumentException error(String why) {
+    public IllegalArgumentException error(String why) {
         return new IllegalArgumentException("'" + text + "': " + why);
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         return values.containsKey(key);
     }
 
-    String text(String key) {
+    public String text(String key) {
         String v = values.get(key);
         if (v == null) {
             throw error("missing '" + key + "'");
@@ -50,11 +50,11 @@ final class ConfigLine {
         return v;
     }
 
-    String text(String key, String otherwise) {
+    public String text(String key, String otherwise) {
         return values.getOrDefault(key, otherwise);
     }
 
-    long number(String key, long otherwise) {
+    public long number(String key, long otherwise) {
         String v = values.get(key);
         if (v == null) {
             return otherwise;
@@ -66,7 +66,7 @@ final class ConfigLine {
         }
     }
 
-    double decimal(String key, double otherwise) {
+    public double decimal(String key, double otherwise) {
         String v = values.get(key);
         if (v == null) {
             return otherwise;
@@ -79,7 +79,7 @@ final class ConfigLine {
     }
 
     /** A duration such as 10ms, 250us, 2s or 500ns. */
-    long nanos(String key, long otherwise) {
+    public long nanos(String key, long otherwise) {
         String v = values.get(key);
         if (v == null) {
             return otherwise;

@@ -1,0 +1,210 @@
+package org.gridstat.gateway;
+
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.gridstat.client.BrokerConnection;
+import org.gridstat.client.Publisher;
+import org.gridstat.client.Subscriber;
+import org.gridstat.client.SubscriptionRejectedException;
+import org.gridstat.core.model.QosSpec;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.time.SystemClock;
+import org.gridstat.core.time.SystemNanoClock;
+import org.gridstat.gateway.device.PmuServer;
+import org.gridstat.gateway.egress.EgressSettings;
+import org.gridstat.gateway.egress.EgressStream;
+import org.gridstat.gateway.ingest.BrokerDeclarations;
+import org.gridstat.gateway.ingest.Declarations;
+import org.gridstat.gateway.ingest.DeviceConnection;
+import org.gridstat.gateway.ingest.DeviceCounters;
+import org.gridstat.gateway.ingest.DevicePublisher;
+import org.gridstat.gateway.ingest.DeviceSettings;
+import org.gridstat.gateway.ingest.DeviceStatus;
+import org.gridstat.gateway.ingest.VariableNames;
+import org.gridstat.gateway.shaping.ShapingSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A phasor gateway: the devices it reads (PMUs and PDCs, whose PMUs it publishes as status
+ * variables at its router) and the C37.118 streams it serves downstream (rebuilt from the
+ * variables it subscribes to). Either side may be empty. With a broker, the ingest declares its
+ * variables and each stream subscribes to its PMUs' samples and descriptions.
+ */
+public final class PhasorGateway implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PhasorGateway.class);
+    /** How often each PMU's description goes out, one part at a time. */
+    public static final Duration DESCRIPTION_EVERY = Duration.ofSeconds(1);
+
+    /** A device read, the variables its PMUs become, and how their samples are shaped at the source. */
+    public record Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound,
+                         ShapingSettings shaping) {
+        public Device {
+            Objects.requireNonNull(settings, "device settings");
+            Objects.requireNonNull(prefix, "variable prefix");
+            Objects.requireNonNull(serviceClass, "service class");
+            Objects.requireNonNull(shaping, "shaping");
+        }
+
+        /** Shaped with the defaults. */
+        public Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound) {
+            this(settings, prefix, serviceClass, latencyBound, ShapingSettings.DEFAULT);
+        }
+    }
+
+    /** Where a stream's variables come from: the broker subscription the gateway makes for them, if any. */
+    public record Subscription(String router, String link, double rateHz, Duration latencyBound, int paths,
+                               ServiceClass serviceClass) {
+    }
+
+    /** A stream served downstream. */
+    public record Stream(EgressSettings settings, PmuServer.Settings server, Subscription subscription) {
+    }
+
+    /**
+     * @param router  the data address of the router the devices' variables are published at
+     * @param routerId that router's id, for the declarations
+     * @param listen  the gateway's subscriber socket: where routers deliver the streams' variables
+     */
+    public record Settings(InetSocketAddress router, String routerId, List<Device> devices, InetSocketAddress listen,
+                           List<Stream> streams) {
+        public Settings {
+            devices = List.copyOf(devices);
+            streams = List.copyOf(streams);
+            if (!devices.isEmpty() && (router == null || routerId == null)) {
+                throw new IllegalArgumentException("a gateway with devices needs the router it publishes at");
+            }
+            if (!streams.isEmpty() && listen == null) {
+                throw new IllegalArgumentException("a gateway with streams needs a socket to receive them on");
+            }
+        }
+    }
+
+    private final EventLoopGroup loops;
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final List<DeviceConnection> connections = new ArrayList<>();
+    private final List<EgressStream> streams = new ArrayList<>();
+    private Subscriber subscriber;
+
+    private PhasorGateway() {
+        loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    }
+
+    /**
+     * Starts every device session and stream.
+     *
+     * @param broker null: no declarations and no subscriptions (routers configured otherwise)
+     * @throws SubscriptionRejectedException if the broker refuses a stream's subscription, saying why
+     */
+    public static PhasorGateway start(Settings s, BrokerConnection broker) throws SubscriptionRejectedException {
+        PhasorGateway g = new PhasorGateway();
+        try {
+            g.startIngest(s, broker);
+            g.startEgress(s, broker);
+            return g;
+        } catch (RuntimeException | SubscriptionRejectedException e) {
+            g.close();
+            throw e;
+        }
+    }
+
+    private void startIngest(Settings s, BrokerConnection broker) {
+        if (s.devices().isEmpty()) {
+            return;
+        }
+        Publisher publisher = Publisher.connect(s.router());
+        open.add(publisher);
+        Declarations declarations = Declarations.NONE;
+        if (broker != null) {
+            BrokerDeclarations d = new BrokerDeclarations(broker, s.routerId());
+            open.add(d);
+            declarations = d;
+        }
+        for (Device d : s.devices()) {
+            EventLoop loop = loops.next();
+            DeviceCounters counters = new DeviceCounters(d.settings().name());
+            DevicePublisher sink = new DevicePublisher(d.settings().name(), d.prefix(), d.serviceClass(),
+                    d.latencyBound(), DESCRIPTION_EVERY, publisher, declarations, d.shaping(), SystemNanoClock.INSTANCE,
+                    (task, delay) -> loop.schedule(task, delay, TimeUnit.NANOSECONDS), counters);
+            DeviceConnection c = new DeviceConnection(d.settings(), loop, SystemClock.INSTANCE,
+                    SystemNanoClock.INSTANCE, sink, counters);
+            connections.add(c);
+            open.add(c);
+            c.start();
+        }
+    }
+
+    private void startEgress(Settings s, BrokerConnection broker) throws SubscriptionRejectedException {
+        if (s.streams().isEmpty()) {
+            return;
+        }
+        List<EgressStream> built = new ArrayList<>();
+        for (Stream st : s.streams()) {
+            EgressStream e = new EgressStream(st.settings(), st.server(), SystemNanoClock.INSTANCE);
+            built.add(e);
+            streams.add(e);
+            open.add(e);
+        }
+        subscriber = Subscriber.open(s.listen(), event -> {
+            for (EgressStream e : built) {
+                e.onEvent(event);
+            }
+        });
+        open.add(subscriber);
+        if (broker == null) {
+            return;
+        }
+        for (Stream st : s.streams()) {
+            Subscription u = st.subscription();
+            if (u == null) {
+                continue;
+            }
+            for (String v : st.settings().pmuVariables()) {
+                broker.subscribe(v, u.router(), u.link(), QosSpec.builder().rateHz(u.rateHz())
+                        .latencyBound(u.latencyBound()).paths(u.paths()).serviceClass(u.serviceClass()).build());
+                broker.subscribe(VariableNames.description(v), u.router(), u.link(), QosSpec.builder()
+                        .interval(DESCRIPTION_EVERY).latencyBound(Duration.ofSeconds(1)).paths(1)
+                        .serviceClass(ServiceClass.BE).build());
+                LOG.info("stream {}: subscribed to {} at {} Hz over {}/{}", st.settings().name(), v, u.rateHz(),
+                        u.router(), u.link());
+            }
+        }
+    }
+
+    /** The subscriber socket's address (where routers must deliver the streams), or null without streams. */
+    public InetSocketAddress listenAddress() {
+        return subscriber == null ? null : subscriber.localAddress();
+    }
+
+    public List<DeviceStatus> devices() {
+        return connections.stream().map(c -> c.counters().snapshot()).toList();
+    }
+
+    public List<EgressStream> streams() {
+        return List.copyOf(streams);
+    }
+
+    public List<DeviceConnection> connections() {
+        return List.copyOf(connections);
+    }
+
+    @Override
+    public void close() {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            try {
+                open.get(i).close();
+            } catch (Exception e) {
+                LOG.warn("closing {}: {}", open.get(i), e.toString());
+            }
+        }
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3_000);
+    }
+}

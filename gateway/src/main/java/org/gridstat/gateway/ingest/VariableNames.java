@@ -1,0 +1,51 @@
+package org.gridstat.gateway.ingest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.gridstat.core.model.VariableName;
+import org.gridstat.gateway.c37118.config.PmuConfig;
+
+/**
+ * The status variables a device's PMUs become: {@code PREFIX/STATION} for each PMU's samples and
+ * {@code PREFIX/STATION/description} for its configuration. STATION is the PMU's STN with the
+ * spaces around it removed and any character a variable name cannot hold replaced by '_'; a blank
+ * station, or one that another PMU of the stream already has, is named by its IDCODE
+ * ({@code pmu-IDCODE}) instead.
+ */
+public final class VariableNames {
+    public static final String DESCRIPTION = "description";
+
+    private VariableNames() {
+    }
+
+    /** The sample variables of a stream's PMUs, in configuration order. */
+    public static List<String> samples(String prefix, List<PmuConfig> pmus) {
+        Set<String> taken = new HashSet<>();
+        return pmus.stream().map(p -> {
+            String station = station(p);
+            if (station.isEmpty() || !taken.add(station)) {
+                station = "pmu-" + p.idCode();
+                taken.add(station);
+            }
+            return VariableName.of(prefix + "/" + station).toString();
+        }).toList();
+    }
+
+    /** The description variable of a sample variable. */
+    public static String description(String sampleVariable) {
+        return sampleVariable + "/" + DESCRIPTION;
+    }
+
+    static String station(PmuConfig p) {
+        String raw = new String(p.station().bytes(), StandardCharsets.ISO_8859_1).trim();
+        StringBuilder b = new StringBuilder(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            boolean ok = c < 128 && (Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.');
+            b.append(ok ? c : '_');
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,251 @@
+package org.gridstat.node.gateway;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.gridstat.broker.BrokerService;
+import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.topology.Topology;
+import org.gridstat.client.BrokerConnection;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.gateway.PhasorGateway;
+import org.gridstat.gateway.c37118.command.CommandFrame;
+import org.gridstat.gateway.c37118.command.CommandFrameCodec;
+import org.gridstat.gateway.c37118.config.ConfigFrame;
+import org.gridstat.gateway.c37118.config.ConfigFrameCodec;
+import org.gridstat.gateway.c37118.config.DataFormat;
+import org.gridstat.gateway.c37118.config.NominalFrequency;
+import org.gridstat.gateway.c37118.frame.CommonHeader;
+import org.gridstat.gateway.c37118.frame.FracSec;
+import org.gridstat.gateway.c37118.frame.FrameType;
+import org.gridstat.gateway.c37118.framing.StreamFramer;
+import org.gridstat.gateway.device.PmuServer;
+import org.gridstat.gateway.egress.EgressCounter;
+import org.gridstat.gateway.egress.EgressSettings;
+import org.gridstat.gateway.egress.EgressStream;
+import org.gridstat.gateway.ingest.DeviceSettings;
+import org.gridstat.gateway.ingest.DeviceTransport;
+import org.gridstat.gateway.pmusim.PmuSimSpec;
+import org.gridstat.gateway.pmusim.PmuSimulator;
+import org.gridstat.gateway.pmusim.SimulatedPmu;
+import org.gridstat.node.FreeUdpPorts;
+import org.gridstat.statusrouter.api.EmbeddedRouter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole phasor path on loopback: a simulated PMU stream (two PMUs of different formats) →
+ * the ingest gateway (a PDC client over TCP) → two status routers admitted by a real broker → the
+ * egress gateway → C37.118 clients over TCP and UDP. Every frame a client receives must be the
+ * simulator's frame for that instant, byte for byte: every phasor, frequency, ROCOF, analog,
+ * digital, STAT and timestamp bit.
+ */
+class PhasorPathTest {
+    private static final int STREAM = 7;
+    private static final long S = 1_000_000_000L;
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private Path zk;
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        if (zk != null) {
+            try (var files = Files.walk(zk)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static PmuSimSpec spec(int rate) {
+        return new PmuSimSpec(STREAM, 2, rate, 3_000_000, List.of(
+                new SimulatedPmu("STATION A", STREAM, DataFormat.of(true, true, true, true), 4, 2, 1, NominalFrequency.HZ_60),
+                new SimulatedPmu("STATION B", STREAM + 1, DataFormat.of(false, false, false, false), 3, 1, 2,
+                        NominalFrequency.HZ_50)), 1);
+    }
+
+    /** Broker, two routers r1 → r2 → the egress gateway's socket, the PMU, and both gateways. */
+    private EgressStream network(PmuSimulator sim, int subscribedRate) throws Exception {
+        int p1 = FreeUdpPorts.pick();
+        int p2 = FreeUdpPorts.pick();
+        int listen = FreeUdpPorts.pick();
+        Topology.Builder t = Topology.builder();
+        t.router("r1", 200_000).router("r2", 200_000);
+        t.between("r1", "r2", 12_500_000, 1_000_000, Topology.Builder.defaultShares());
+        zk = Files.createTempDirectory("gridstat-phasor-path");
+        BrokerService broker = BrokerService.start(new BrokerService.Settings("b1", "", zk, 0, "/gridstat-test",
+                Duration.ofSeconds(3), new InetSocketAddress("127.0.0.1", 0), new InetSocketAddress("127.0.0.1", 0),
+                t.build()));
+        open.add(broker);
+        await(() -> broker.replica().isLeader(), "the broker leads");
+        QosBroker leader = broker.replica().leading();
+        int control = leader.controlAddress().getPort();
+        open.add(EmbeddedRouter.start(Map.of("node.id", "r1", "data.bind", "127.0.0.1:" + p1, "broker.address",
+                "127.0.0.1:" + control, "links", new String[] {"name=r2 address=127.0.0.1:" + p2 + " capacity=12500000"})));
+        open.add(EmbeddedRouter.start(Map.of("node.id", "r2", "data.bind", "127.0.0.1:" + p2, "broker.address",
+                "127.0.0.1:" + control, "links", new String[] {"name=cc address=127.0.0.1:" + listen + " capacity=12500000"})));
+        await(() -> leader.control().connected("r1") && leader.control().connected("r2"), "routers connect");
+        BrokerConnection api = BrokerConnection.connect(URI.create("http://127.0.0.1:" + broker.apiAddress().getPort()));
+
+        PhasorGateway ingest = PhasorGateway.start(new PhasorGateway.Settings(new InetSocketAddress("127.0.0.1", p1), "r1",
+                List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", DeviceTransport.TCP, sim.server().tcpAddress(),
+                        null, STREAM), "utilityA/sub1", ServiceClass.HRT, Duration.ofMillis(50))), null, List.of()), api);
+        open.add(ingest);
+        List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
+        await(() -> api.variables().stream().filter(v -> v.name().startsWith("utilityA/sub1/")).count() == 4,
+                "the ingest declares both PMUs' samples and descriptions");
+
+        PhasorGateway egress = PhasorGateway.start(new PhasorGateway.Settings(null, null, List.of(),
+                new InetSocketAddress("127.0.0.1", listen), List.of(new PhasorGateway.Stream(
+                        EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate),
+                        PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0))
+                                .withUdp(new InetSocketAddress("127.0.0.1", 0)),
+                        new PhasorGateway.Subscription("r2", "cc", subscribedRate, Duration.ofMillis(100), 1,
+                                ServiceClass.HRT)))), api);
+        open.add(egress);
+        EgressStream stream = egress.streams().get(0);
+        await(() -> stream.server() != null, "the egress learns both descriptions and serves");
+        return stream;
+    }
+
+    @Test
+    void everyValueAndTimestampArrivesBitIdenticalOverTcpAndUdpAtTheSubscribedRate() throws Exception {
+        PmuSimSpec spec = spec(30);
+        PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0)));
+        open.add(sim);
+        EgressStream stream = network(sim, 10);
+        ConfigFrame source = PmuSimulator.configFor(spec);
+
+        try (Socket tcp = new Socket()) {
+            tcp.connect(stream.server().tcpAddress(), 2_000);
+            tcp.setSoTimeout(200);
+            TcpFrames frames = new TcpFrames(tcp.getInputStream());
+            OutputStream out = tcp.getOutputStream();
+            out.write(command(CommandFrame.SEND_CONFIG_2));
+            byte[] cfg = frames.next(FrameType.CONFIG_2, 5_000);
+            ConfigFrame served = new ConfigFrameCodec().decode(ByteBuffer.wrap(cfg), 0, cfg.length).frame();
+            assertEquals(source.pmus(), served.pmus(), "the served configuration is the PMUs' own, channel for channel");
+            assertEquals(source.timeBase(), served.timeBase());
+            assertEquals(STREAM, served.idCode());
+            assertEquals(10, served.dataRate(), "announced at the subscribed rate");
+
+            out.write(command(CommandFrame.DATA_ON));
+            List<byte[]> data = new ArrayList<>();
+            while (data.size() < 30) {
+                data.add(frames.next(FrameType.DATA, 5_000));
+            }
+            assertBitIdentical(spec, source, data, 10);
+        }
+
+        try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
+            udp.setSoTimeout(5_000);
+            InetSocketAddress server = stream.server().udpAddress();
+            byte[] on = command(CommandFrame.DATA_ON);
+            udp.send(new DatagramPacket(on, on.length, server));
+            List<byte[]> data = new ArrayList<>();
+            byte[] buf = new byte[65_535];
+            while (data.size() < 20) {
+                DatagramPacket p = new DatagramPacket(buf, buf.length);
+                udp.receive(p);
+                if (CommonHeader.type(ByteBuffer.wrap(buf), 0) == FrameType.DATA) {
+                    data.add(Arrays.copyOf(buf, p.getLength()));
+                }
+            }
+            assertBitIdentical(spec, source, data, 10);
+        }
+        assertEquals(0, stream.count(EgressCounter.ABSENT_BLOCKS), "" + stream.counters());
+        assertEquals(0, stream.count(EgressCounter.SAMPLES_LATE));
+    }
+
+    /** Each frame is the simulator's for its instant, and they follow one another at the rate. */
+    private static void assertBitIdentical(PmuSimSpec spec, ConfigFrame source, List<byte[]> frames, int rate) {
+        long previous = -1;
+        for (byte[] f : frames) {
+            ByteBuffer b = ByteBuffer.wrap(f);
+            long soc = CommonHeader.soc(b, 0);
+            int fraction = FracSec.fraction(CommonHeader.fracSec(b, 0));
+            assertArrayEquals(PmuSimulator.dataFrame(spec, source, soc, fraction, 0), f,
+                    "the frame of " + soc + "+" + fraction + "/" + spec.timeBase());
+            long instant = soc * spec.timeBase() + fraction;
+            if (previous >= 0) {
+                assertEquals(spec.timeBase() / rate, instant - previous, "consecutive frames at the subscribed rate");
+            }
+            previous = instant;
+        }
+    }
+
+    private static byte[] command(int code) {
+        return CommandFrameCodec.encode(new CommandFrame(2, STREAM, System.currentTimeMillis() / 1000, 0, code));
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long end = System.nanoTime() + 30 * S;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Whole frames from a TCP connection. */
+    static final class TcpFrames {
+        private final InputStream in;
+        private final BlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+        private final StreamFramer framer = new StreamFramer((type, buffer, offset, length) -> {
+            byte[] copy = new byte[length];
+            buffer.get(offset, copy);
+            frames.add(copy);
+        });
+        private final byte[] buf = new byte[8192];
+
+        TcpFrames(InputStream in) {
+            this.in = in;
+        }
+
+        /** The next frame of {@code type}, skipping others; fails after {@code millis}. */
+        byte[] next(FrameType type, long millis) throws Exception {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            while (System.nanoTime() < end) {
+                byte[] f = frames.poll();
+                if (f != null) {
+                    if (CommonHeader.type(ByteBuffer.wrap(f), 0) == type) {
+                        return f;
+                    }
+                    continue;
+                }
+                try {
+                    int n = in.read(buf);
+                    if (n < 0) {
+                        fail("the server closed the connection");
+                    }
+                    framer.accept(buf, 0, n);
+                } catch (SocketTimeoutException e) {
+                    // nothing yet
+                }
+            }
+            throw new AssertionError("no " + type + " frame within " + millis + " ms");
+        }
+    }
+}
