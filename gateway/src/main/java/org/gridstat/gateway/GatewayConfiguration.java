@@ -149,7 +149,8 @@ public final class GatewayConfiguration {
         throw new IllegalArgumentException("class '" + text + "' is none of HRT, LRT, BE");
     }
 
-    private static InetSocketAddress address(String key, String text) {
+    /** {@code host:port} as a socket address, or null for empty text; an error names {@code key}. */
+    public static InetSocketAddress address(String key, String text) {
         if (text == null || text.isBlank()) {
             return null;
         }

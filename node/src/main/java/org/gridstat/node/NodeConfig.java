@@ -128,19 +128,7 @@ public final class NodeConfig {
      * @throws IllegalArgumentException with the file name, line and column of the problem
      */
     public static NodeConfig load(Path file) {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
-                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-        FileModel model;
-        try {
-            model = yaml.readValue(Files.readString(file), FileModel.class);
-        } catch (JsonMappingException e) {
-            String where = e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            throw new IllegalArgumentException(file + where + ": " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
-        }
+        FileModel model = readYaml(file, FileModel.class);
         if (model == null || model.node == null) {
             throw new IllegalArgumentException(file + ": the 'node' section is required");
         }
@@ -151,6 +139,26 @@ public final class NodeConfig {
             return of(model.node.id, model.node.storage == null ? null : Path.of(model.node.storage), model.statusRouter,
                     model.gateway);
         } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a YAML file strictly: unknown keys and nulls for numbers are errors.
+     *
+     * @throws IllegalArgumentException with the file name, line and column of the problem
+     */
+    public static <T> T readYaml(Path file, Class<T> type) {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        try {
+            return yaml.readValue(Files.readString(file), type);
+        } catch (JsonMappingException e) {
+            String where = e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            throw new IllegalArgumentException(file + where + ": " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
     }

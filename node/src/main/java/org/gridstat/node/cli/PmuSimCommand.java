@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.gridstat.core.model.Endpoint;
+import org.gridstat.gateway.GatewayConfiguration;
 import org.gridstat.gateway.c37118.config.DataFormat;
 import org.gridstat.gateway.c37118.config.NominalFrequency;
 import org.gridstat.gateway.device.PmuServer;
@@ -142,14 +142,6 @@ final class PmuSimCommand implements Callable<Integer> {
     }
 
     private static InetSocketAddress address(String option, String text) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            Endpoint e = Endpoint.parse(text);
-            return new InetSocketAddress(e.host(), e.port());
-        } catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException(option + ": " + ex.getMessage(), ex);
-        }
+        return text == null ? null : GatewayConfiguration.address(option, text);
     }
 }

@@ -1,12 +1,6 @@
 package org.gridstat.node.gateway;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,19 +47,7 @@ public final class GatewayFile {
      * @throws IllegalArgumentException naming the file, and the line or key at fault
      */
     public static Map<String, Object> load(Path file) {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
-                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
-        Section s;
-        try {
-            s = yaml.readValue(Files.readString(file), Section.class);
-        } catch (JsonMappingException e) {
-            String where = e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            throw new IllegalArgumentException(file + where + ": " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
-        }
+        Section s = NodeConfig.readYaml(file, Section.class);
         if (s == null) {
             throw new IllegalArgumentException(file + " is empty");
         }
