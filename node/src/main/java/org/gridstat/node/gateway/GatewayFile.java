@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.gridstat.core.management.GatewayReportDocument;
 import org.gridstat.core.model.DurationText;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
@@ -19,6 +20,7 @@ import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.egress.EgressSettings;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceTransport;
+import org.gridstat.gateway.report.ReportNames;
 
 /**
  * A phasor gateway's configuration file (YAML), as {@code gridstat gateway --config FILE} reads it.
@@ -28,8 +30,12 @@ import org.gridstat.gateway.ingest.DeviceTransport;
 public final class GatewayFile {
     /** The file's top level. */
     static final class Model {
-        /** The broker's management API (http://host:port); absent: no declarations, no subscriptions. */
+        /** The broker's management API (http://host:port); absent: no declarations, no subscriptions, no reports. */
         public String broker = "";
+        /** The name the gateway reports its devices to the broker under; absent: the host's name. */
+        public String gatewayId = "";
+        /** How often the devices are reported to the broker. */
+        public String reportPeriod = "2s";
         public PublishSection publish;
         public List<DeviceSection> devices = new ArrayList<>();
         /** The gateway's subscriber socket, where routers deliver the streams' variables. */
@@ -168,7 +174,21 @@ public final class GatewayFile {
             router = address("publish.address", m.publish.address);
             routerId = m.publish.router;
         }
-        return new PhasorGateway.Settings(router, routerId, devices, address("listen", m.listen), streams);
+        String id = m.gatewayId == null || m.gatewayId.isBlank() ? ReportNames.hostGatewayId() : m.gatewayId;
+        if (!ReportNames.valid(id)) {
+            throw new IllegalArgumentException("gatewayId must be " + ReportNames.rule() + ", got '" + id + "'");
+        }
+        for (PhasorGateway.Device d : devices) {
+            if (m.broker != null && !m.broker.isBlank() && !ReportNames.valid(d.settings().name())) {
+                throw new IllegalArgumentException("device " + d.settings().name() + ": name: a device reported to the"
+                        + " broker is named by " + ReportNames.rule());
+            }
+        }
+        Duration every = duration("reportPeriod", m.reportPeriod);
+        if (every.toMillis() < GatewayReportDocument.MIN_PERIOD_MS || every.toMillis() > GatewayReportDocument.MAX_PERIOD_MS) {
+            throw new IllegalArgumentException("reportPeriod must be 100ms..10m, got " + m.reportPeriod);
+        }
+        return new PhasorGateway.Settings(router, routerId, devices, address("listen", m.listen), streams, id, every);
     }
 
     private static InetSocketAddress address(String key, String text) {
