@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.gridstat.core.management.GatewayReportDocument;
 import org.gridstat.core.model.ConfigLine;
 import org.gridstat.core.model.DurationText;
 import org.gridstat.core.model.Endpoint;
@@ -17,6 +18,7 @@ import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.egress.EgressSettings;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceTransport;
+import org.gridstat.gateway.report.ReportNames;
 import org.gridstat.gateway.shaping.ShapingSettings;
 
 /**
@@ -71,7 +73,25 @@ public final class GatewayConfiguration {
         if (devices.isEmpty() && streams.isEmpty()) {
             throw new IllegalArgumentException("devices, streams: the gateway has nothing to do");
         }
-        return new PhasorGateway.Settings(router, routerId.isBlank() ? null : routerId, devices, listen, streams);
+        String given = text(p, "gateway.id", "");
+        String id = given.isBlank() ? ReportNames.hostGatewayId() : given;
+        if (!ReportNames.valid(id)) {
+            throw new IllegalArgumentException("gatewayId must be " + ReportNames.rule() + ", got '" + id + "'");
+        }
+        if (brokerApi(p) != null) {
+            for (PhasorGateway.Device d : devices) {
+                if (!ReportNames.valid(d.settings().name())) {
+                    throw new IllegalArgumentException("device " + d.settings().name() + ": name: a device reported to"
+                            + " the broker is named by " + ReportNames.rule());
+                }
+            }
+        }
+        String periodText = text(p, "report.period", "2s");
+        Duration every = duration("reportPeriod", periodText);
+        if (every.toMillis() < GatewayReportDocument.MIN_PERIOD_MS || every.toMillis() > GatewayReportDocument.MAX_PERIOD_MS) {
+            throw new IllegalArgumentException("reportPeriod must be 100ms..10m, got " + periodText);
+        }
+        return new PhasorGateway.Settings(router, routerId.isBlank() ? null : routerId, devices, listen, streams, id, every);
     }
 
     private static PhasorGateway.Device device(ConfigLine l) {

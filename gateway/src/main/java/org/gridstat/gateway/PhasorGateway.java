@@ -29,6 +29,8 @@ import org.gridstat.gateway.ingest.DevicePublisher;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceStatus;
 import org.gridstat.gateway.ingest.VariableNames;
+import org.gridstat.gateway.report.DeviceReporter;
+import org.gridstat.gateway.report.ReportNames;
 import org.gridstat.gateway.shaping.ShapingSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,12 +72,15 @@ public final class PhasorGateway implements AutoCloseable {
     }
 
     /**
-     * @param router  the data address of the router the devices' variables are published at
-     * @param routerId that router's id, for the declarations
-     * @param listen  the gateway's subscriber socket: where routers deliver the streams' variables
+     * @param router       the data address of the router the devices' variables are published at
+     * @param routerId     that router's id, for the declarations
+     * @param listen       the gateway's subscriber socket: where routers deliver the streams' variables
+     * @param gatewayId    the name the gateway reports its devices to the broker under (the broker's
+     *                     name rule, {@link ReportNames}); by default the host's name
+     * @param reportPeriod how often the devices are reported to the broker
      */
     public record Settings(InetSocketAddress router, String routerId, List<Device> devices, InetSocketAddress listen,
-                           List<Stream> streams) {
+                           List<Stream> streams, String gatewayId, Duration reportPeriod) {
         public Settings {
             devices = List.copyOf(devices);
             streams = List.copyOf(streams);
@@ -85,6 +90,21 @@ public final class PhasorGateway implements AutoCloseable {
             if (!streams.isEmpty() && listen == null) {
                 throw new IllegalArgumentException("a gateway with streams needs a socket to receive them on");
             }
+            if (!ReportNames.valid(gatewayId)) {
+                throw new IllegalArgumentException("gatewayId must be " + ReportNames.rule() + ", got '" + gatewayId + "'");
+            }
+            Objects.requireNonNull(reportPeriod, "report period");
+        }
+
+        /** A gateway reporting as its host every {@link DeviceReporter#DEFAULT_PERIOD}. */
+        public Settings(InetSocketAddress router, String routerId, List<Device> devices, InetSocketAddress listen,
+                        List<Stream> streams) {
+            this(router, routerId, devices, listen, streams, ReportNames.hostGatewayId(), DeviceReporter.DEFAULT_PERIOD);
+        }
+
+        /** The same gateway reporting under another id and period. */
+        public Settings withReporting(String gatewayId, Duration reportPeriod) {
+            return new Settings(router, routerId, devices, listen, streams, gatewayId, reportPeriod);
         }
     }
 
@@ -93,16 +113,19 @@ public final class PhasorGateway implements AutoCloseable {
     private final List<DeviceConnection> connections = new ArrayList<>();
     private final List<EgressStream> streams = new ArrayList<>();
     private Subscriber subscriber;
+    private DeviceReporter reporter;
 
     private PhasorGateway() {
         loops = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     }
 
     /**
-     * Starts every device session and stream.
+     * Starts every device session and stream, and with a broker the reports of the devices to it.
      *
-     * @param broker null: no declarations and no subscriptions (routers configured otherwise)
+     * @param broker null: no declarations, no subscriptions (routers configured otherwise) and no reports
      * @throws SubscriptionRejectedException if the broker refuses a stream's subscription, saying why
+     * @throws IllegalArgumentException      if the devices are to be reported and one's name is not a
+     *                                       name the broker takes ({@link ReportNames})
      */
     public static PhasorGateway start(Settings s, BrokerConnection broker) throws SubscriptionRejectedException {
         PhasorGateway g = new PhasorGateway();
@@ -139,6 +162,12 @@ public final class PhasorGateway implements AutoCloseable {
             connections.add(c);
             open.add(c);
             c.start();
+        }
+        if (broker != null) {
+            reporter = new DeviceReporter(s.gatewayId(), this::devices, DeviceReporter.to(broker), s.reportPeriod(),
+                    SystemClock.INSTANCE, SystemNanoClock.INSTANCE);
+            open.add(reporter); // closed before the sessions it reads, so no report shows them torn down
+            reporter.start();
         }
     }
 
@@ -186,6 +215,11 @@ public final class PhasorGateway implements AutoCloseable {
 
     public List<DeviceStatus> devices() {
         return connections.stream().map(c -> c.counters().snapshot()).toList();
+    }
+
+    /** The reports of the devices to the broker, or null without a broker or devices. */
+    public DeviceReporter reporter() {
+        return reporter;
     }
 
     public List<EgressStream> streams() {

@@ -33,6 +33,7 @@ import org.gridstat.broker.topology.RouterNode;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.control.ControlMessage.InstallFlow;
 import org.gridstat.core.management.ErrorDocument;
+import org.gridstat.core.management.GatewayReportDocument;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.management.SubscriptionDocument;
 import org.gridstat.core.management.VariableDocument;
@@ -49,17 +50,27 @@ final class ManagementRoutes implements ManagementApi.Routes {
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
     /** Each resource under the prefix and its methods: what {@code openapi.yaml} must describe. */
-    static final Map<String, Set<String>> RESOURCES = Map.of(
-            "/status", Set.of("GET"), "/openapi.yaml", Set.of("GET"), "/topology", Set.of("GET"),
-            "/routers", Set.of("GET"), "/flows", Set.of("GET"), "/alarms", Set.of("GET"),
-            "/variables", Set.of("GET", "POST"), "/subscriptions", Set.of("GET", "POST"),
-            "/subscriptions/{id}", Set.of("GET", "PUT", "DELETE"), "/counters", Set.of("GET"));
+    static final Map<String, Set<String>> RESOURCES = Map.ofEntries(
+            Map.entry("/status", Set.of("GET")), Map.entry("/openapi.yaml", Set.of("GET")),
+            Map.entry("/topology", Set.of("GET")), Map.entry("/routers", Set.of("GET")), Map.entry("/flows", Set.of("GET")),
+            Map.entry("/alarms", Set.of("GET")), Map.entry("/variables", Set.of("GET", "POST")),
+            Map.entry("/subscriptions", Set.of("GET", "POST")),
+            Map.entry("/subscriptions/{id}", Set.of("GET", "PUT", "DELETE")), Map.entry("/counters", Set.of("GET")),
+            Map.entry("/gateways/{gateway}/devices", Set.of("PUT")), Map.entry("/devices", Set.of("GET")));
     private static final ResourceTable TABLE = new ResourceTable(RESOURCES);
 
     private final BrokerReplica replica;
+    private final DeviceReports devices;
 
     ManagementRoutes(BrokerReplica replica) {
+        this(replica, new DeviceReports(org.gridstat.core.time.SystemClock.INSTANCE,
+                org.gridstat.core.time.SystemNanoClock.INSTANCE));
+    }
+
+    /** With the gateways' device reports kept in {@code devices} (tests give it a manual clock). */
+    ManagementRoutes(BrokerReplica replica, DeviceReports devices) {
         this.replica = replica;
+        this.devices = devices;
     }
 
     @Override
@@ -98,6 +109,20 @@ final class ManagementRoutes implements ManagementApi.Routes {
                 return done(ApiResponse.ok(OperatorViews.alarms(replica.leading().control().alarms())));
             case "GET /counters":
                 return done(ApiResponse.ok(OperatorViews.counters(replica.leading())));
+            case "GET /devices":
+                replica.leading(); // the leader's view: a standby sends the console to it
+                return done(ApiResponse.ok(OperatorViews.devices(devices)));
+            case "PUT /gateways/{gateway}/devices": {
+                replica.leading(); // gateways report to the leader, whose view the console reads
+                String gateway = DeviceReportParser.gatewayId(m.name());
+                GatewayReportDocument report = DeviceReportParser.report(body);
+                try {
+                    devices.put(gateway, report);
+                } catch (DeviceReports.Refused e) {
+                    return done(ApiResponse.error(409, e.getMessage()));
+                }
+                return done(new ApiResponse(204, null));
+            }
             case "GET /variables":
                 return done(ApiResponse.ok(replica.leading().variables().stream().map(ManagementRoutes::document).toList()));
             case "POST /variables": {

@@ -59,6 +59,27 @@ final class OperatorViews {
         return out;
     }
 
+    /**
+     * Per gateway, by id: when its latest report came, how old it is, whether the gateway has
+     * fallen silent ({@code stale}: no report for three of its periods; its devices are then shown
+     * as last reported), and its devices as it reported them.
+     */
+    static List<Map<String, Object>> devices(DeviceReports reports) {
+        long now = reports.nowMono();
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (DeviceReports.Entry e : reports.all()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("gateway", e.gateway());
+            m.put("receivedAt", time(e.receivedEpochNanos() / 1_000_000));
+            m.put("reportAgeMs", e.ageNanos(now) / 1_000_000);
+            m.put("periodMs", e.report().periodMs());
+            m.put("stale", e.stale(now));
+            m.put("devices", e.report().devices());
+            out.add(m);
+        }
+        return out;
+    }
+
     /** The alarms, most recently seen first, decisions apart from noise. */
     static Map<String, Object> alarms(AlarmLog log) {
         Map<String, Object> m = new LinkedHashMap<>();

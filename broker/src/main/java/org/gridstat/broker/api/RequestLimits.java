@@ -62,7 +62,7 @@ public final class RequestLimits {
     }
 
     /** A value as an error quotes it: short ones whole, long ones by their length only. */
-    private static String shown(String value) {
+    static String shown(String value) {
         return value.length() <= MAX_NAME_LENGTH ? "'" + value + "'" : value.length() + " characters";
     }
 }

@@ -188,7 +188,7 @@ final class RequestParser {
         }
     }
 
-    private static <T> T read(byte[] body, Class<T> type) {
+    static <T> T read(byte[] body, Class<T> type) {
         if (body == null || body.length == 0) {
             throw new BadRequest("a JSON body is required");
         }

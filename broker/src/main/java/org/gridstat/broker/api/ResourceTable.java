@@ -13,9 +13,13 @@ import java.util.regex.Pattern;
 final class ResourceTable {
     static final String PREFIX = "/api/v1";
     private static final Pattern WITH_ID = Pattern.compile("(.*)/([0-9]{1,18})");
+    private static final Pattern NAME_SEGMENT = Pattern.compile("\\{(?!id\\})[a-z]+\\}");
 
-    /** A request's resource (with {@code {id}} for the id segment) and id, or why it is refused. */
-    record Match(String resource, long id, ApiResponse refusal) {
+    /**
+     * A request's resource (with {@code {id}} for a numeric id segment, or another {@code {word}}
+     * for a name segment), its id and name (as sent: the route validates it), or why it is refused.
+     */
+    record Match(String resource, long id, String name, ApiResponse refusal) {
         /** {@code "METHOD /resource"}, for a switch over the routes. */
         String route(String method) {
             return method + " " + resource;
@@ -23,9 +27,18 @@ final class ResourceTable {
     }
 
     private final Map<String, Set<String>> resources;
+    /** The resources with a name segment, as patterns that capture it. */
+    private final Map<String, Pattern> named = new java.util.HashMap<>();
 
     ResourceTable(Map<String, Set<String>> resources) {
         this.resources = Map.copyOf(resources);
+        for (String r : resources.keySet()) {
+            Matcher m = NAME_SEGMENT.matcher(r);
+            if (m.find()) {
+                named.put(r, Pattern.compile(Pattern.quote(r.substring(0, m.start())) + "([^/]+)"
+                        + Pattern.quote(r.substring(m.end()))));
+            }
+        }
     }
 
     Map<String, Set<String>> resources() {
@@ -41,10 +54,21 @@ final class ResourceTable {
         }
         String resource = path.substring(PREFIX.length());
         long id = 0;
+        String name = null;
         Matcher m = WITH_ID.matcher(resource);
         if (!resources.containsKey(resource) && m.matches() && resources.containsKey(m.group(1) + "/{id}")) {
             resource = m.group(1) + "/{id}";
             id = Long.parseLong(m.group(2));
+        }
+        if (!resources.containsKey(resource)) {
+            for (Map.Entry<String, Pattern> e : named.entrySet()) {
+                Matcher n = e.getValue().matcher(resource);
+                if (n.matches()) {
+                    resource = e.getKey();
+                    name = n.group(1);
+                    break;
+                }
+            }
         }
         Set<String> allowed = resources.get(resource);
         if (allowed == null) {
@@ -54,10 +78,10 @@ final class ResourceTable {
             return refused(405, "method " + method + " is not allowed on " + path + "; allowed: "
                     + String.join(", ", new TreeSet<>(allowed)));
         }
-        return new Match(resource, id, null);
+        return new Match(resource, id, name, null);
     }
 
     private static Match refused(int status, String why) {
-        return new Match(null, 0, ApiResponse.error(status, why));
+        return new Match(null, 0, null, ApiResponse.error(status, why));
     }
 }

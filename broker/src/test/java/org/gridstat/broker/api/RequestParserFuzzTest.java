@@ -31,5 +31,13 @@ class RequestParserFuzzTest {
         } catch (RequestParser.BadRequest e) {
             assertNotNull(e.getMessage());
         }
+        try {
+            org.gridstat.core.management.GatewayReportDocument r = DeviceReportParser.report(body);
+            assertTrue(r.periodMs() >= 100 && r.periodMs() <= 600_000);
+            assertTrue(r.devices().size() <= 1_000);
+            r.devices().forEach(d -> assertTrue(org.gridstat.broker.topology.Names.valid(d.name())));
+        } catch (RequestParser.BadRequest e) {
+            assertNotNull(e.getMessage());
+        }
     }
 }

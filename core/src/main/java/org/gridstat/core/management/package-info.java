@@ -3,5 +3,5 @@
  * plain records that a JSON library maps one to one, shared by the broker and its clients.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package org.gridstat.core.management;

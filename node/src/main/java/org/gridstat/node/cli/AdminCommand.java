@@ -71,9 +71,29 @@ final class AdminCommand {
         }
     }
 
+    /** Gets a view and prints it as {@code table} lays it out. */
+    int table(String path, java.util.function.Function<JsonNode, String> table) {
+        try {
+            BrokerConnection c = BrokerConnection.connect(brokers, Duration.ofSeconds(10), Duration.ofSeconds(10));
+            BrokerConnection.Answer a = c.request("GET", path, null);
+            if (a.status() >= 300) {
+                System.err.println(a.body().isEmpty() ? "broker answered " + a.status() : a.body());
+                return 1;
+            }
+            System.out.print(table.apply(JSON.readTree(a.body())));
+            return 0;
+        } catch (BrokerException e) {
+            System.err.println(e.getMessage());
+            return 1;
+        } catch (java.io.IOException e) {
+            System.err.println("unreadable answer: " + e.getMessage());
+            return 1;
+        }
+    }
+
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Shows a resource: status, topology, "
             + "routers, counters (each router's drops by reason and per-link figures), variables, subscriptions, flows, "
-            + "alarms, openapi, or subscription ID.")
+            + "alarms, devices (a table of every gateway's devices), openapi, or subscription ID.")
     static final class Show implements Callable<Integer> {
         @ParentCommand
         AdminCommand admin;
@@ -91,9 +111,12 @@ final class AdminCommand {
                 case "subscription" -> id == null ? null : "/subscriptions/" + id;
                 default -> null;
             };
+            if (what.equals("devices")) {
+                return admin.table("/devices", DeviceTable::format);
+            }
             if (path == null) {
                 System.err.println("show what? status, topology, routers, counters, variables, subscriptions, flows, alarms, "
-                        + "openapi, or subscription ID");
+                        + "devices, openapi, or subscription ID");
                 return 2;
             }
             return admin.send("GET", path, null);

@@ -50,6 +50,9 @@ final class GatewayCommand implements Callable<Integer> {
         } catch (SubscriptionRejectedException e) {
             System.err.println("the broker refused a subscription: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage()); // a setting the file gave that starting showed wrong
+            return 2;
         } catch (IllegalStateException e) {
             System.err.println(e.getMessage());
             return 1;

@@ -19,8 +19,12 @@ import org.gridstat.node.NodeConfig;
 public final class GatewayFile {
     /** The gateway's section. */
     public static final class Section {
-        /** The broker's management API (http://host:port); empty: no declarations, no subscriptions. */
+        /** The broker's management API (http://host:port); empty: no declarations, no subscriptions, no reports. */
         public String broker = "";
+        /** The name the gateway reports its devices to the broker under; empty: the host's name. */
+        public String gatewayId = "";
+        /** How often the devices are reported to the broker. */
+        public String reportPeriod = "2s";
         public Publish publish;
         /** The gateway's subscriber socket, where routers deliver the streams' variables. */
         public String listen = "";
@@ -58,10 +62,17 @@ public final class GatewayFile {
         }
     }
 
+    /** A gateway file as the gateway's settings. */
+    public static org.gridstat.gateway.PhasorGateway.Settings settings(Path file) {
+        return GatewayConfiguration.settings(load(file));
+    }
+
     /** A section as the gateway's Config Admin properties; checked. */
     public static Map<String, Object> properties(Section s) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("broker.api", s.broker == null ? "" : s.broker);
+        p.put("gateway.id", s.gatewayId == null ? "" : s.gatewayId);
+        p.put("report.period", s.reportPeriod == null ? "2s" : s.reportPeriod);
         if (s.publish != null) {
             p.put("publish.router", s.publish.router);
             p.put("publish.address", s.publish.address);

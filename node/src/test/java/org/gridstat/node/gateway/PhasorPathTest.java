@@ -2,6 +2,8 @@ package org.gridstat.node.gateway;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
@@ -63,8 +65,10 @@ import org.junit.jupiter.api.Test;
 class PhasorPathTest {
     private static final int STREAM = 7;
     private static final long S = 1_000_000_000L;
+    private static final String GATEWAY = "gw-ingest";
     private final List<AutoCloseable> open = new ArrayList<>();
     private Path zk;
+    private BrokerConnection api;
 
     @AfterEach
     void close() throws Exception {
@@ -106,11 +110,12 @@ class PhasorPathTest {
         open.add(EmbeddedRouter.start(Map.of("node.id", "r2", "data.bind", "127.0.0.1:" + p2, "broker.address",
                 "127.0.0.1:" + control, "links", new String[] {"name=cc address=127.0.0.1:" + listen + " capacity=12500000"})));
         await(() -> leader.control().connected("r1") && leader.control().connected("r2"), "routers connect");
-        BrokerConnection api = BrokerConnection.connect(URI.create("http://127.0.0.1:" + broker.apiAddress().getPort()));
+        api = BrokerConnection.connect(URI.create("http://127.0.0.1:" + broker.apiAddress().getPort()));
 
         PhasorGateway ingest = PhasorGateway.start(new PhasorGateway.Settings(new InetSocketAddress("127.0.0.1", p1), "r1",
                 List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", DeviceTransport.TCP, sim.server().tcpAddress(),
-                        null, STREAM), "utilityA/sub1", ServiceClass.HRT, Duration.ofMillis(50))), null, List.of()), api);
+                        null, STREAM), "utilityA/sub1", ServiceClass.HRT, Duration.ofMillis(50))), null, List.of())
+                .withReporting(GATEWAY, Duration.ofMillis(200)), api);
         open.add(ingest);
         List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
         await(() -> api.variables().stream().filter(v -> v.name().startsWith("utilityA/sub1/")).count() == 4,
@@ -176,6 +181,45 @@ class PhasorPathTest {
         }
         assertEquals(0, stream.count(EgressCounter.ABSENT_BLOCKS), "" + stream.counters());
         assertEquals(0, stream.count(EgressCounter.SAMPLES_LATE));
+    }
+
+    @Test
+    void theBrokerShowsTheSimulatedDeviceStreamingWithGoodDataAtItsRate() throws Exception {
+        PmuSimSpec spec = spec(30);
+        PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0)));
+        open.add(sim);
+        network(sim, 10);
+
+        ObjectMapper json = new ObjectMapper();
+        long end = System.nanoTime() + 30 * S;
+        JsonNode gateway = null;
+        JsonNode device = null;
+        while (device == null || !device.path("state").asText().equals("STREAMING")
+                || !device.path("health").asText().equals("good") || device.path("dataRateHz").asInt() != 30
+                || device.path("counters").path("DATA_FRAMES").asLong() == 0) {
+            if (System.nanoTime() > end) {
+                fail("GET /devices never showed pmu-sim streaming good data at 30 frames a second: " + gateway);
+            }
+            Thread.sleep(50);
+            BrokerConnection.Answer a = api.request("GET", "/devices", null);
+            assertEquals(200, a.status(), a.body());
+            gateway = null;
+            device = null;
+            for (JsonNode g : json.readTree(a.body())) {
+                if (g.path("gateway").asText().equals(GATEWAY)) {
+                    gateway = g;
+                    device = g.path("devices").path(0);
+                }
+            }
+        }
+        assertFalse(gateway.path("stale").asBoolean(), gateway.toString());
+        assertEquals(1, gateway.path("devices").size(), "the ingest reads one device");
+        assertEquals("pmu-sim", device.path("name").asText());
+        assertEquals(2, device.path("pmus").asInt(), "the simulator's two PMUs");
+        assertEquals(0, device.path("stat").path("word").asInt(), "the simulator's PMUs flag nothing");
+        assertEquals(0, device.path("timeQuality").path("code").asInt(), "and their clock is locked");
+        assertFalse(device.path("counters").has("DATA_STALE"), "no frame dropped as late: " + device);
+        assertFalse(device.has("rejects"), "no frame refused: " + device);
     }
 
     /** Each frame is the simulator's for its instant, and they follow one another at the rate. */
