@@ -39,10 +39,26 @@ public final class GatewayConfiguration {
     private GatewayConfiguration() {
     }
 
-    /** The broker's management API ({@code broker.api}), or null for none. */
+    /**
+     * The broker's management API ({@code broker.api}), or null for none.
+     *
+     * @throws IllegalArgumentException if it is not an {@code http://host:port} address
+     */
     public static String brokerApi(Map<String, ?> p) {
         String b = text(p, "broker.api", "");
-        return b.isBlank() ? null : b;
+        if (b.isBlank()) {
+            return null;
+        }
+        try {
+            java.net.URI u = new java.net.URI(b);
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
+                throw new java.net.URISyntaxException(b, "not http://host:port");
+            }
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("broker: '" + b + "' is not the broker's API address, such as"
+                    + " http://127.0.0.1:8470");
+        }
+        return b;
     }
 
     /**
@@ -73,6 +89,7 @@ public final class GatewayConfiguration {
         if (devices.isEmpty() && streams.isEmpty()) {
             throw new IllegalArgumentException("devices, streams: the gateway has nothing to do");
         }
+        brokerApi(p);
         String given = text(p, "gateway.id", "");
         String id = given.isBlank() ? ReportNames.hostGatewayId() : given;
         if (!ReportNames.valid(id)) {
@@ -96,6 +113,9 @@ public final class GatewayConfiguration {
 
     private static PhasorGateway.Device device(ConfigLine l) {
         try {
+            if (!l.has("idCode")) {
+                throw l.error("missing 'idCode'");
+            }
             DeviceTransport t = DeviceTransport.of(l.text("transport", "tcp"));
             DeviceSettings s = new DeviceSettings(l.text("name"), t, address("address", l.text("address", "")),
                     address("localUdp", l.text("localUdp", "")), (int) l.number("idCode", -1),
@@ -105,9 +125,6 @@ public final class GatewayConfiguration {
                     Duration.ofNanos(l.nanos("dataTimeout", DeviceSettings.DEFAULT_DATA_TIMEOUT.toNanos())),
                     (int) l.number("maxFrameRate", 0), DeviceSettings.DEFAULT_MAX_FUTURE_NANOS,
                     DeviceSettings.DEFAULT_MAX_AGE_NANOS);
-            if (!l.has("idCode")) {
-                throw l.error("missing 'idCode'");
-            }
             ShapingSettings d = ShapingSettings.DEFAULT;
             String shaping = l.text("shaping", "on");
             if (!shaping.equals("on") && !shaping.equals("off")) {
@@ -132,7 +149,8 @@ public final class GatewayConfiguration {
             double rate = l.decimal("rateHz", 0);
             EgressSettings e = new EgressSettings(l.text("name"), (int) l.number("idCode", -1), pmus,
                     Duration.ofNanos(l.nanos("waitWindow", EgressSettings.DEFAULT_WAIT_WINDOW.toNanos())),
-                    (int) l.number("maxPending", EgressSettings.DEFAULT_MAX_PENDING), (int) Math.round(rate));
+                    (int) l.number("maxPending", EgressSettings.DEFAULT_MAX_PENDING),
+                    rate > 0 ? EgressSettings.dataRateOf(rate) : 0);
             InetSocketAddress tcp = address("tcp", l.text("tcp", ""));
             InetSocketAddress udp = address("udp", l.text("udp", ""));
             if (tcp == null && udp == null) {

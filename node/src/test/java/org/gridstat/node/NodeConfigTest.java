@@ -70,7 +70,7 @@ class NodeConfigTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(write("statusRouter: {}\n")))
                 .getMessage().contains("node"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> NodeConfig.load(write("node:\n  id: r1\n")))
-                .getMessage().contains("add a 'statusRouter' section"));
+                .getMessage().contains("add a 'statusRouter' or a 'gateway' section"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  routes:\n    - variable: 1\n")))
                 .getMessage().contains("to"));

@@ -50,6 +50,21 @@ public record EgressSettings(String name, int idCode, List<String> pmuVariables,
         return new EgressSettings(name, idCode, pmuVariables, DEFAULT_WAIT_WINDOW, DEFAULT_MAX_PENDING, 0);
     }
 
+    /**
+     * The DATA_RATE of a rate in frames per second: the rate rounded when it is 1 or more, else the
+     * seconds per frame, negative (0.5 Hz is -2).
+     */
+    public static int dataRateOf(double hz) {
+        if (!(hz > 0) || hz > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("a rate above 0 and at most 32767 frames a second, not " + hz);
+        }
+        return hz >= 1 ? (int) Math.round(hz) : (int) -Math.min(Short.MAX_VALUE + 1, Math.round(1 / hz));
+    }
+
+    public EgressSettings withWaitWindow(Duration window) {
+        return new EgressSettings(name, idCode, pmuVariables, window, maxPending, dataRate);
+    }
+
     public EgressSettings withDataRate(int rate) {
         return new EgressSettings(name, idCode, pmuVariables, waitWindow, maxPending, rate);
     }

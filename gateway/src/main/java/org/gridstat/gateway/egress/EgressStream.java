@@ -14,6 +14,7 @@ import org.gridstat.core.model.VariableId;
 import org.gridstat.core.model.VariableName;
 import org.gridstat.core.time.NanoClock;
 import org.gridstat.gateway.c37118.config.ConfigFrame;
+import org.gridstat.gateway.c37118.config.ConfigFrameCodec;
 import org.gridstat.gateway.c37118.config.PmuConfig;
 import org.gridstat.gateway.c37118.frame.CommonHeader;
 import org.gridstat.gateway.c37118.frame.FrameType;
@@ -48,7 +49,6 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
 
     private final EgressSettings settings;
     private final NanoClock mono;
-    private final PmuServer.Settings serverSettings;
     private final Map<Long, Integer> sampleSlots = new HashMap<>();
     private final Map<Long, Integer> descriptionSlots = new HashMap<>();
     private final DescriptionAssembler[] assemblers;
@@ -63,9 +63,8 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
     private PmuServer server;
     private volatile boolean closed;
 
-    public EgressStream(EgressSettings settings, PmuServer.Settings server, NanoClock mono) {
+    public EgressStream(EgressSettings settings, PmuServer.Settings serverSettings, NanoClock mono) {
         this.settings = settings;
-        this.serverSettings = server;
         this.mono = mono;
         int n = settings.pmuVariables().size();
         assemblers = new DescriptionAssembler[n];
@@ -76,6 +75,9 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
             descriptionSlots.put(VariableId.ofName(VariableName.of(VariableNames.description(v))).value(), s);
             assemblers[s] = new DescriptionAssembler();
         }
+        // bound now, so a taken port fails the start; until every description is in it answers no
+        // configuration (counted by the server) and sends no data
+        this.server = PmuServer.start(serverSettings, new Served());
         timer = new Thread(this::runTimer, "gridstat-egress-" + settings.name());
         timer.setDaemon(true);
         timer.start();
@@ -100,7 +102,7 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         return served;
     }
 
-    /** The server, once the stream serves (every description known); else null. */
+    /** The server: bound from the start, serving once every description is known ({@link #served()}). */
     public synchronized PmuServer server() {
         return server;
     }
@@ -149,6 +151,11 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
             add(EgressCounter.SAMPLES_SHAPE_MISMATCH);
             return;
         }
+        if (view.configCount() != pmu.configCount()) {
+            // same shape, another configuration (scales, nominal, names): not served under the old one
+            add(EgressCounter.SAMPLES_CONFIG_MISMATCH);
+            return;
+        }
         long key = TimeKey.of(view.soc(), view.fracSec(), view.timeBase(), s.timeBase());
         FrameAligner.Offer o = aligner.offer(slot, key, ByteBuffer.wrap(payload), 0, n, mono.nanoTime(), this::send);
         switch (o) {
@@ -188,6 +195,15 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         int rate = settings.dataRate() != 0 ? settings.dataRate() : first.dataRate();
         ConfigFrame cfg = PmuDescription.join(first.version(), settings.idCode(), first.timeBase(), rate,
                 List.of(descriptions));
+        long size = ConfigFrameCodec.encodedSize(cfg);
+        if (size > CommonHeader.MAX_FRAME_SIZE) {
+            add(EgressCounter.CONFIGURATION_TOO_LARGE);
+            LOG.error("stream {}: its PMUs' configurations joined make a CFG-2 of {} bytes, over the 65,535 a frame"
+                    + " holds: not served; split the PMUs over several streams", settings.name(), size);
+            served = null;
+            aligner = null;
+            return;
+        }
         if (aligner != null) {
             // frames of the old configuration leave first, as they are: every window ends now
             aligner.poll(Long.MAX_VALUE / 2, this::send);
@@ -199,9 +215,6 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         served = cfg;
         LOG.info("stream {}: serving {} PMUs ({} frames a second) as IDCODE {}", settings.name(), cfg.pmus().size(),
                 cfg.dataRate(), settings.idCode());
-        if (server == null) {
-            server = PmuServer.start(serverSettings, new Served());
-        }
     }
 
     /** Builds the frame of an aligned timestamp and hands it to the server. */
@@ -271,6 +284,9 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         @Override
         public ConfigFrame config1() {
             ConfigFrame c = served;
+            if (c == null) {
+                return null;
+            }
             return new ConfigFrame(FrameType.CONFIG_1, c.version(), c.idCode(), c.soc(), c.fracSec(), c.timeBase(),
                     c.pmus(), c.dataRate());
         }

@@ -192,6 +192,10 @@ public final class DeviceConnection implements AutoCloseable {
     private final class StreamHandler extends SimpleChannelInboundHandler<ByteBuf> {
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            if (closed) { // closed while this connection was being made
+                ctx.close();
+                return;
+            }
             tcp = ctx.channel();
             framer.endOfStream(); // a partial frame of a previous connection is not joined to this one
             LOG.info("device {}: connected to {}", settings.name(), settings.address());

@@ -2,7 +2,9 @@ package org.gridstat.gateway.ingest;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
 import org.gridstat.core.model.ServiceClass;
@@ -37,6 +39,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class DevicePublisher implements DeviceSession.Sink {
     private static final Logger LOG = LoggerFactory.getLogger(DevicePublisher.class);
+    /** The longest prefix: PREFIX/STATION/description within a variable name's 255 characters. */
+    public static final int MAX_PREFIX = VariableName.MAX_LENGTH - 1 - VariableNames.MAX_STATION - 1
+            - VariableNames.DESCRIPTION.length();
+    /** Publications a device may make in its life (two per PMU and configuration seen). */
+    static final int MAX_PUBLICATIONS = 1_024;
 
     private final String device;
     private final String prefix;
@@ -46,7 +53,9 @@ public final class DevicePublisher implements DeviceSession.Sink {
     private final Publisher publisher;
     private final Declarations declarations;
     private final byte[] buffer = new byte[WireFormat.MAX_PAYLOAD_LENGTH];
-    private final List<Pmu> pmus = new ArrayList<>();
+    private List<Pmu> pmus = List.of();
+    /** Publications by variable and interval, made once: the client keeps every publication it makes. */
+    private final Map<String, Publication> publications = new HashMap<>();
     private final ShapingSettings shaping;
     private final NanoClock mono;
     private final Scheduler scheduler;
@@ -67,7 +76,7 @@ public final class DevicePublisher implements DeviceSession.Sink {
         final int configCount;
         final SourceShaper shaper;
         int nextPart;
-        long nextDescription = Long.MIN_VALUE;
+        long nextDescription = Long.MIN_VALUE / 2;
 
         Pmu(Publication samples, Publication description, List<byte[]> parts, int configCount, SourceShaper shaper) {
             this.shaper = shaper;
@@ -91,6 +100,11 @@ public final class DevicePublisher implements DeviceSession.Sink {
                            Duration descriptionEvery, Publisher publisher, Declarations declarations,
                            ShapingSettings shaping, NanoClock mono, Scheduler scheduler, DeviceCounters counters) {
         VariableName.of(prefix);
+        if (prefix.length() > MAX_PREFIX) {
+            throw new IllegalArgumentException("device " + device + ": prefix '" + prefix + "' is " + prefix.length()
+                    + " characters, at most " + MAX_PREFIX + ": its PMUs' description variables must fit "
+                    + VariableName.MAX_LENGTH);
+        }
         this.shaping = shaping;
         this.mono = mono;
         this.scheduler = scheduler;
@@ -110,9 +124,15 @@ public final class DevicePublisher implements DeviceSession.Sink {
         return VariableNames.samples(prefix, config.pmus());
     }
 
+    /**
+     * Takes a configuration: its PMUs' publications and shapers, made before anything changes.
+     *
+     * @throws IllegalStateException if the device has used up its publications (a device whose
+     *         stations keep changing name); the session then refuses the configuration
+     */
     @Override
     public void configuration(ConfigFrame config) {
-        pmus.clear();
+        List<Pmu> next = new ArrayList<>();
         DataLayout layout = DataLayout.of(config);
         List<String> names = variables(config);
         Duration interval = interval(config.dataRate());
@@ -122,7 +142,7 @@ public final class DevicePublisher implements DeviceSession.Sink {
             if (!PmuSample.fits(layout, p)) {
                 LOG.error("device {}: PMU {} ({}) sends samples of {} bytes, more than a status event's {}: not published",
                         device, pmu.idCode(), name, PmuSample.length(layout, p), PmuSample.MAX_LENGTH);
-                pmus.add(null);
+                next.add(null);
                 continue;
             }
             // SOC and FRACSEC 0: the description of a configuration is the same whenever it was sent
@@ -137,10 +157,8 @@ public final class DevicePublisher implements DeviceSession.Sink {
                 long rate = (long) Math.ceil(SourceShaper.wireBytes(frameBytes, shaping.mtu()) * 1e9 / interval.toNanos());
                 shaper = new SourceShaper(rate, frameBytes, shaping, mono.nanoTime());
             }
-            pmus.add(new Pmu(
-                    publisher.publication(VariableId.ofName(VariableName.of(name)), serviceClass, latencyBound, interval),
-                    publisher.publication(VariableId.ofName(VariableName.of(descriptionName)), ServiceClass.BE, null,
-                            Duration.ofNanos(descriptionEveryNanos)),
+            next.add(new Pmu(publication(name, serviceClass, latencyBound, interval),
+                    publication(descriptionName, ServiceClass.BE, null, Duration.ofNanos(descriptionEveryNanos)),
                     parts, pmu.configCount(), shaper));
             declarations.declare(name, frameBytes, interval, serviceClass);
             int largest = parts.stream().mapToInt(b -> b.length).max().orElse(0);
@@ -148,6 +166,22 @@ public final class DevicePublisher implements DeviceSession.Sink {
                     Duration.ofNanos(descriptionEveryNanos), ServiceClass.BE);
             LOG.info("device {}: PMU {} publishes {} ({} description parts)", device, pmu.idCode(), name, parts.size());
         }
+        pmus = next;
+    }
+
+    /** The publication of a variable at an interval: made the first time, the same one after. */
+    private Publication publication(String name, ServiceClass c, Duration bound, Duration interval) {
+        String key = name + " " + interval.toNanos();
+        Publication p = publications.get(key);
+        if (p == null) {
+            if (publications.size() >= MAX_PUBLICATIONS) {
+                throw new IllegalStateException("device " + device + " has made " + MAX_PUBLICATIONS
+                        + " publications: its configurations keep renaming or re-timing its PMUs");
+            }
+            p = publisher.publication(VariableId.ofName(VariableName.of(name)), c, bound, interval);
+            publications.put(key, p);
+        }
+        return p;
     }
 
     @Override
@@ -170,11 +204,13 @@ public final class DevicePublisher implements DeviceSession.Sink {
                 }
                 case DROPPED -> counters.add(DeviceCounter.SHAPING_DROPPED);
             }
-            if (time >= pmu.nextDescription) {
+            // paced by the gateway's monotonic clock, not the PMU's: a PMU clock stepped back must not
+            // stop the descriptions a late subscriber waits for
+            if (now - pmu.nextDescription >= 0) {
                 byte[] part = pmu.parts.get(pmu.nextPart);
                 pmu.description.publish(part, 0, part.length, time);
                 pmu.nextPart = (pmu.nextPart + 1) % pmu.parts.size();
-                pmu.nextDescription = time + descriptionEveryNanos;
+                pmu.nextDescription = now + descriptionEveryNanos;
             }
         }
     }

@@ -14,6 +14,8 @@ import org.gridstat.gateway.c37118.frame.Decoded;
 import org.gridstat.gateway.c37118.frame.FracSec;
 import org.gridstat.gateway.c37118.frame.FrameReject;
 import org.gridstat.gateway.c37118.frame.FrameType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's side of a C37.118 session with one device (the PDC client), as pure logic: the
@@ -24,7 +26,8 @@ import org.gridstat.gateway.c37118.frame.FrameType;
  * <p>On each (re)connection it sends DATA_OFF and asks for CFG-2; when the configuration comes it
  * turns data on. A data frame that no longer fits the configuration, or that carries a STAT
  * configuration-change bit, makes it ask again (at most once per configuration timeout) while the
- * frames that still fit keep flowing; a CFG-2 that differs from the one in force replaces it.
+ * frames that still fit keep flowing; a CFG-2 that differs from the one in force replaces it, at
+ * most once a second (faster changes are refused and counted), and only once the sink has taken it.
  * Unanswered requests are repeated three times, then the session starts over; so does a data
  * silence of the data timeout. Each start-over waits a back-off that doubles up to its maximum and
  * resets once a data frame is accepted. Spontaneous devices get no commands: their periodic CFG-2
@@ -56,6 +59,9 @@ public final class DeviceSession {
 
     private static final int MAX_UNANSWERED_REQUESTS = 3;
     private static final int BACKWARD_FRAMES_FOR_A_STEP = 3;
+    /** The fastest a device's configuration is followed: one change a second. */
+    static final long MIN_CHANGE_INTERVAL_NANOS = 1_000_000_000L;
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceSession.class);
 
     private final DeviceSettings settings;
     private final Clock epoch;
@@ -74,6 +80,7 @@ public final class DeviceSession {
     private long configDeadline = Long.MAX_VALUE;
     private long dataDeadline = Long.MAX_VALUE;
     private long lastRequest = Long.MIN_VALUE;
+    private long lastChange = Long.MIN_VALUE / 2;
     private int unanswered;
     private long lastFrameTime = Long.MIN_VALUE;
     private int backward;
@@ -190,23 +197,39 @@ public final class DeviceSession {
             counters.add(DeviceCounter.CONFIG_REFUSED);
             return;
         }
-        counters.add(DeviceCounter.CONFIG_FRAMES);
-        version = c.version();
-        unanswered = 0;
-        lastRequest = Long.MIN_VALUE; // answered: a change announced from now on may ask at once
-        configDeadline = Long.MAX_VALUE;
         if (!sameShape(config, c)) {
+            if (config != null && now - lastChange < MIN_CHANGE_INTERVAL_NANOS) {
+                // a device that changes its configuration faster than this is refused, not followed:
+                // each change costs a reconfiguration and declarations downstream
+                counters.add(DeviceCounter.CONFIG_CHURN);
+                return;
+            }
+            try {
+                sink.configuration(c);
+            } catch (RuntimeException e) {
+                // what cannot be published is not taken: the data that follows counts as without one
+                counters.add(DeviceCounter.CONFIG_REFUSED);
+                LOG.error("device {}: configuration {} not taken: {}", settings.name(), firstConfigCount(c), e.getMessage());
+                config = null;
+                layout = null;
+                return;
+            }
             if (config != null) {
                 counters.add(DeviceCounter.CONFIG_CHANGES);
             }
+            lastChange = now;
             config = c;
             layout = l;
             counters.configuration(firstConfigCount(c), c.pmus().size(), c.dataRate());
             int rate = settings.maxFrameRate() > 0 ? settings.maxFrameRate()
                     : Math.max(10, 2 * framesPerSecond(c.dataRate()));
             guard.limit(rate, now);
-            sink.configuration(c);
         }
+        counters.add(DeviceCounter.CONFIG_FRAMES);
+        version = c.version();
+        unanswered = 0;
+        lastRequest = Long.MIN_VALUE; // answered: a change announced from now on may ask at once
+        configDeadline = Long.MAX_VALUE;
         if (state == DeviceState.AWAITING_CONFIG) {
             if (settings.transport().commands()) {
                 command(CommandFrame.DATA_ON);

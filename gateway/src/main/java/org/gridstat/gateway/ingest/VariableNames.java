@@ -12,10 +12,12 @@ import org.gridstat.gateway.c37118.config.PmuConfig;
  * {@code PREFIX/STATION/description} for its configuration. STATION is the PMU's STN with the
  * spaces around it removed and any character a variable name cannot hold replaced by '_'; a blank
  * station, or one that another PMU of the stream already has, is named by its IDCODE
- * ({@code pmu-IDCODE}) instead.
+ * ({@code pmu-IDCODE}) instead, and {@code pmu-IDCODE-2}, {@code -3} ... if that is taken too.
  */
 public final class VariableNames {
     public static final String DESCRIPTION = "description";
+    /** The longest station segment: a 16-byte STN (every {@code pmu-IDCODE-k} is shorter). */
+    public static final int MAX_STATION = 16;
 
     private VariableNames() {
     }
@@ -26,8 +28,11 @@ public final class VariableNames {
         return pmus.stream().map(p -> {
             String station = station(p);
             if (station.isEmpty() || !taken.add(station)) {
-                station = "pmu-" + p.idCode();
-                taken.add(station);
+                String byId = "pmu-" + p.idCode();
+                station = byId;
+                for (int k = 2; !taken.add(station); k++) {
+                    station = byId + "-" + k;
+                }
             }
             return VariableName.of(prefix + "/" + station).toString();
         }).toList();

@@ -176,7 +176,7 @@ class DeviceSessionTest {
 
         // the new configuration's frames come before its CFG-2: they do not fit, and are dropped
         ConfigFrame after = config(2, 4);
-        clock.advance(20 * MS);
+        clock.advance(S);
         sendData(after, clock.nanos(), 0);
         assertEquals(1, counters.get(DeviceCounter.DATA_MISMATCH));
         assertEquals(2, dataTimes.size());
@@ -241,6 +241,66 @@ class DeviceSessionTest {
         assertEquals(1, counters.get(DeviceCounter.CONFIG_REFUSED));
         assertEquals(DeviceState.AWAITING_CONFIG, session.state());
         assertTrue(configs.isEmpty());
+    }
+
+    @Test
+    void aConfigurationThatChangesFasterThanOnceASecondIsRefusedAndTakenWhenItHasLasted() {
+        session.connected(clock.nanoTime());
+        send(config(1, 2));
+        clock.advance(500 * MS);
+        send(config(2, 2));
+        assertEquals(1, configs.size(), "half a second after the last change: refused");
+        assertEquals(1, counters.get(DeviceCounter.CONFIG_CHURN));
+        clock.advance(500 * MS);
+        send(config(2, 2));
+        assertEquals(2, configs.size(), "a second after: taken");
+        for (int i = 0; i < 1_000; i++) { // a device flipping between two configurations
+            send(config(1 + i % 2, 2));
+        }
+        assertEquals(2, configs.size(), "not followed");
+        assertEquals(1 + 500, counters.get(DeviceCounter.CONFIG_CHURN), "every flip to the other one");
+    }
+
+    @Test
+    void aConfigurationTheSinkCannotTakeIsNotInForceAndIsTakenWhenItCanBe() {
+        boolean[] fail = {true};
+        List<ConfigFrame> taken = new ArrayList<>();
+        DeviceSettings s = DeviceSettings.of("pmu", DeviceTransport.TCP, new InetSocketAddress("127.0.0.1", 4712), null, ID);
+        session = new DeviceSession(s, clock, new DeviceSession.Link() {
+            @Override
+            public void send(byte[] command) {
+            }
+
+            @Override
+            public void restart() {
+            }
+        }, new DeviceSession.Sink() {
+            @Override
+            public void configuration(ConfigFrame config) {
+                if (fail[0]) {
+                    throw new IllegalStateException("cannot publish it");
+                }
+                taken.add(config);
+            }
+
+            @Override
+            public void data(DataFrameReader frame) {
+                dataTimes.add(frame.soc());
+            }
+        }, counters);
+        session.connected(clock.nanoTime());
+        send(config(1, 2));
+        assertEquals(1, counters.get(DeviceCounter.CONFIG_REFUSED));
+        assertNull(session.config());
+        sendData(config(1, 2), clock.nanos(), 0);
+        assertEquals(1, counters.get(DeviceCounter.DATA_WITHOUT_CONFIG), "its data is counted as without one");
+        assertTrue(dataTimes.isEmpty());
+        fail[0] = false;
+        send(config(1, 2)); // the same configuration again, after a reconnection or a request
+        assertEquals(1, taken.size(), "taken now");
+        clock.advance(MS);
+        sendData(config(1, 2), clock.nanos(), 0);
+        assertEquals(1, dataTimes.size());
     }
 
     @Test

@@ -53,8 +53,9 @@ final class GatewayCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage()); // a setting the file gave that starting showed wrong
             return 2;
-        } catch (IllegalStateException e) {
-            System.err.println(e.getMessage());
+        } catch (RuntimeException e) {
+            // a port taken, a broker that cannot be reached or answers with an error
+            System.err.println("the gateway did not start: " + e.getMessage());
             return 1;
         }
         return Foreground.run(gateway, "gateway: " + settings.devices().size() + " devices, " + settings.streams().size()

@@ -6,7 +6,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.gridstat.gateway.GatewayConfiguration;
+import org.gridstat.gateway.c37118.config.ConfigFrame;
+import org.gridstat.gateway.c37118.config.ConfigFrameCodec;
 import org.gridstat.gateway.c37118.config.DataFormat;
+import org.gridstat.gateway.c37118.data.DataLayout;
+import org.gridstat.gateway.c37118.frame.CommonHeader;
 import org.gridstat.gateway.c37118.config.NominalFrequency;
 import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.pmusim.PmuSimSpec;
@@ -117,7 +121,20 @@ final class PmuSimCommand implements Callable<Integer> {
         if (rate < 1 || rate > 1000) {
             throw new IllegalArgumentException("--rate is 1 to 1000 frames per second, not " + rate);
         }
-        return new PmuSimSpec(idCode, version, rate, timeBase(rate), list, 1);
+        PmuSimSpec spec = new PmuSimSpec(idCode, version, rate, timeBase(rate), list, 1);
+        ConfigFrame cfg = PmuSimulator.configFor(spec);
+        long configBytes = ConfigFrameCodec.encodedSize(cfg);
+        long dataBytes;
+        try {
+            dataBytes = DataLayout.of(cfg).frameSize();
+        } catch (IllegalArgumentException e) {
+            dataBytes = Long.MAX_VALUE;
+        }
+        if (configBytes > CommonHeader.MAX_FRAME_SIZE || dataBytes > CommonHeader.MAX_FRAME_SIZE) {
+            throw new IllegalArgumentException("--pmus " + pmus + " of this shape make frames over the 65,535 bytes a"
+                    + " C37.118 frame holds (CFG-2 " + configBytes + " bytes): fewer PMUs or channels");
+        }
+        return spec;
     }
 
     /** Microseconds where the rate divides them, else 3,000,000 counts (30, 60, 120 Hz), else the nearest multiple. */

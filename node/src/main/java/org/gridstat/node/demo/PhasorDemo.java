@@ -58,10 +58,23 @@ public final class PhasorDemo {
 
     private final int seconds;
     private final PrintStream out;
+    private final Duration bound;
+    private final Duration waitWindow;
 
+    /** The demo as an operator would run it: a 50 ms deadline from the PMU, a 50 ms wait window. */
     public PhasorDemo(int seconds, PrintStream out) {
+        this(seconds, out, Duration.ofMillis(50), EgressSettings.DEFAULT_WAIT_WINDOW);
+    }
+
+    /**
+     * @param bound      the samples' end-to-end deadline, from the PMU's timestamp
+     * @param waitWindow how long the control center's gateway waits for a late PMU
+     */
+    public PhasorDemo(int seconds, PrintStream out, Duration bound, Duration waitWindow) {
         this.seconds = seconds;
         this.out = out;
+        this.bound = bound;
+        this.waitWindow = waitWindow;
     }
 
     /** The simulated stream: a float-polar PMU and an integer-rectangular one, at 30 frames a second. */
@@ -118,7 +131,7 @@ public final class PhasorDemo {
         PhasorGateway substation = PhasorGateway.start(new PhasorGateway.Settings(
                 new InetSocketAddress("127.0.0.1", ports.get("r1")), "r1",
                 List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", DeviceTransport.TCP,
-                        sim.server().tcpAddress(), null, STREAM), "utilityA/sub1", ServiceClass.HRT, Duration.ofMillis(50))),
+                        sim.server().tcpAddress(), null, STREAM), "utilityA/sub1", ServiceClass.HRT, bound)),
                 null, List.of()), api);
         open.add(substation);
         List<String> pmus = List.of("utilityA/sub1/SUB1_PMU", "utilityA/sub1/SUB1_FEEDER");
@@ -128,12 +141,12 @@ public final class PhasorDemo {
 
         PhasorGateway controlCenter = PhasorGateway.start(new PhasorGateway.Settings(null, null, List.of(),
                 new InetSocketAddress("127.0.0.1", ports.get("cc")), List.of(new PhasorGateway.Stream(
-                        EgressSettings.of("cc", STREAM, pmus).withDataRate(RATE),
+                        EgressSettings.of("cc", STREAM, pmus).withDataRate(RATE).withWaitWindow(waitWindow),
                         PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0)),
-                        new PhasorGateway.Subscription("r4", "cc", RATE, Duration.ofMillis(100), 2, ServiceClass.HRT)))), api);
+                        new PhasorGateway.Subscription("r4", "cc", RATE, bound.multipliedBy(2), 2, ServiceClass.HRT)))), api);
         open.add(controlCenter);
         EgressStream stream = controlCenter.streams().get(0);
-        await(() -> stream.server() != null);
+        await(() -> stream.served() != null);
         out.printf("the control center's gateway subscribed over 2 disjoint paths and serves C37.118 stream %d on %s%n",
                 STREAM, stream.server().tcpAddress());
 

@@ -65,6 +65,12 @@ import org.junit.jupiter.api.Test;
 class PhasorPathTest {
     private static final int STREAM = 7;
     private static final long S = 1_000_000_000L;
+    /**
+     * Deadlines and the wait window are generous: the test proves every value arrives intact and
+     * in order, and must not fail because a loaded machine stalled a thread past a 50 ms deadline.
+     */
+    private static final Duration BOUND = Duration.ofSeconds(2);
+    private static final Duration WINDOW = Duration.ofSeconds(1);
     private static final String GATEWAY = "gw-ingest";
     private final List<AutoCloseable> open = new ArrayList<>();
     private Path zk;
@@ -114,7 +120,7 @@ class PhasorPathTest {
 
         PhasorGateway ingest = PhasorGateway.start(new PhasorGateway.Settings(new InetSocketAddress("127.0.0.1", p1), "r1",
                 List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", DeviceTransport.TCP, sim.server().tcpAddress(),
-                        null, STREAM), "utilityA/sub1", ServiceClass.HRT, Duration.ofMillis(50))), null, List.of())
+                        null, STREAM), "utilityA/sub1", ServiceClass.HRT, BOUND)), null, List.of())
                 .withReporting(GATEWAY, Duration.ofMillis(200)), api);
         open.add(ingest);
         List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
@@ -123,14 +129,14 @@ class PhasorPathTest {
 
         PhasorGateway egress = PhasorGateway.start(new PhasorGateway.Settings(null, null, List.of(),
                 new InetSocketAddress("127.0.0.1", listen), List.of(new PhasorGateway.Stream(
-                        EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate),
+                        EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate).withWaitWindow(WINDOW),
                         PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0))
                                 .withUdp(new InetSocketAddress("127.0.0.1", 0)),
-                        new PhasorGateway.Subscription("r2", "cc", subscribedRate, Duration.ofMillis(100), 1,
+                        new PhasorGateway.Subscription("r2", "cc", subscribedRate, BOUND, 1,
                                 ServiceClass.HRT)))), api);
         open.add(egress);
         EgressStream stream = egress.streams().get(0);
-        await(() -> stream.server() != null, "the egress learns both descriptions and serves");
+        await(() -> stream.served() != null, "the egress learns both descriptions and serves");
         return stream;
     }
 
