@@ -102,10 +102,15 @@ class DeviceConnectionTest {
         }
     }
 
-    /** The frames are the simulator's own for their instants, consecutive on its 50 Hz grid. */
-    private static void assertSimulatorFrames(PmuSimSpec spec, List<byte[]> frames) {
+    /**
+     * The frames are the simulator's own for their instants, in order on its 50 Hz grid, none lost:
+     * a gap is an instant the simulator itself passed over (its thread woke too late on a loaded
+     * machine), and there are no more of those than it counted.
+     */
+    private void assertSimulatorFrames(PmuSimSpec spec, List<byte[]> frames) {
         ConfigFrame cfg = PmuSimulator.configFor(spec);
         long previous = -1;
+        long gaps = 0;
         for (byte[] f : frames) {
             ByteBuffer b = ByteBuffer.wrap(f);
             long soc = CommonHeader.soc(b, 0);
@@ -113,10 +118,19 @@ class DeviceConnectionTest {
             assertArrayEquals(PmuSimulator.dataFrame(spec, cfg, soc, fraction, 0), f);
             long instant = soc * 1_000_000 + fraction;
             if (previous >= 0) {
-                assertEquals(20_000, instant - previous, "no frame lost or repeated");
+                long step = instant - previous;
+                assertTrue(step > 0 && step % 20_000 == 0, "in order on the grid, none repeated: " + step);
+                gaps += step / 20_000 - 1;
             }
             previous = instant;
         }
+        assertTrue(gaps <= skipped(), gaps + " instants missing, the simulators skipped " + skipped());
+    }
+
+    /** Instants the simulators of this test passed over. */
+    private long skipped() {
+        return open.stream().filter(o -> o instanceof PmuSimulator).mapToLong(o -> ((PmuSimulator) o).instantsSkipped())
+                .sum();
     }
 
     @Test

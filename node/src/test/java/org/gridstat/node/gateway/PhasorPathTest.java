@@ -166,7 +166,7 @@ class PhasorPathTest {
             while (data.size() < 30) {
                 data.add(frames.next(FrameType.DATA, 5_000));
             }
-            assertBitIdentical(spec, source, data, 10);
+            assertBitIdentical(sim, spec, source, data, 10);
         }
 
         try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
@@ -183,7 +183,7 @@ class PhasorPathTest {
                     data.add(Arrays.copyOf(buf, p.getLength()));
                 }
             }
-            assertBitIdentical(spec, source, data, 10);
+            assertBitIdentical(sim, spec, source, data, 10);
         }
         assertEquals(0, stream.count(EgressCounter.ABSENT_BLOCKS), "" + stream.counters());
         assertEquals(0, stream.count(EgressCounter.SAMPLES_LATE));
@@ -228,9 +228,14 @@ class PhasorPathTest {
         assertFalse(device.has("rejects"), "no frame refused: " + device);
     }
 
-    /** Each frame is the simulator's for its instant, and they follow one another at the rate. */
-    private static void assertBitIdentical(PmuSimSpec spec, ConfigFrame source, List<byte[]> frames, int rate) {
+    /**
+     * Each frame is the simulator's for its instant, and they follow one another at the rate: a gap
+     * only where the simulator itself passed over instants (its thread late on a loaded machine).
+     */
+    private static void assertBitIdentical(PmuSimulator sim, PmuSimSpec spec, ConfigFrame source, List<byte[]> frames,
+                                           int rate) {
         long previous = -1;
+        long gaps = 0;
         for (byte[] f : frames) {
             ByteBuffer b = ByteBuffer.wrap(f);
             long soc = CommonHeader.soc(b, 0);
@@ -239,10 +244,13 @@ class PhasorPathTest {
                     "the frame of " + soc + "+" + fraction + "/" + spec.timeBase());
             long instant = soc * spec.timeBase() + fraction;
             if (previous >= 0) {
-                assertEquals(spec.timeBase() / rate, instant - previous, "consecutive frames at the subscribed rate");
+                long step = instant - previous;
+                assertTrue(step > 0 && step % (spec.timeBase() / rate) == 0, "in order at the subscribed rate: " + step);
+                gaps += step / (spec.timeBase() / rate) - 1;
             }
             previous = instant;
         }
+        assertTrue(gaps <= sim.instantsSkipped(), gaps + " frames missing; the simulator skipped " + sim.instantsSkipped());
     }
 
     private static byte[] command(int code) {
