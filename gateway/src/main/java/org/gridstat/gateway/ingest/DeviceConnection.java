@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class DeviceConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DeviceConnection.class);
     private static final long TICK_MILLIS = 50;
+    /** At most one line a period per device names what it lost. */
+    private static final long DROP_LOG_PERIOD_NANOS = 10_000_000_000L;
     private static final int CONNECT_TIMEOUT_MILLIS = 3_000;
 
     private final DeviceSettings settings;
@@ -99,8 +101,12 @@ public final class DeviceConnection implements AutoCloseable {
             udp = bound.channel();
         }
         loop.execute(() -> {
-            tick = loop.scheduleAtFixedRate(() -> session.poll(mono.nanoTime()), TICK_MILLIS, TICK_MILLIS,
-                    TimeUnit.MILLISECONDS);
+            DropLog drops = new DropLog(settings.name(), counters, DROP_LOG_PERIOD_NANOS, mono.nanoTime());
+            tick = loop.scheduleAtFixedRate(() -> {
+                long now = mono.nanoTime();
+                session.poll(now);
+                drops.poll(now, LOG);
+            }, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
             connect();
         });
         return this;
