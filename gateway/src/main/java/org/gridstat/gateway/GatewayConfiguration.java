@@ -18,6 +18,7 @@ import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.egress.EgressSettings;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceTransport;
+import org.gridstat.gateway.ingest.Mapping;
 import org.gridstat.gateway.report.ReportNames;
 import org.gridstat.gateway.shaping.ShapingSettings;
 
@@ -32,7 +33,7 @@ public final class GatewayConfiguration {
 
     private static final Set<String> DEVICE_KEYS = Set.of("name", "transport", "address", "localUdp", "idCode",
             "prefix", "class", "latencyBound", "reconnectMin", "reconnectMax", "configTimeout", "dataTimeout",
-            "maxFrameRate", "shaping", "burst", "queuePackets", "mtu");
+            "maxFrameRate", "shaping", "burst", "queuePackets", "mtu", "mapping");
     private static final Set<String> STREAM_KEYS = Set.of("name", "idCode", "pmus", "tcp", "udp", "waitWindow",
             "maxPending", "maxClients", "router", "link", "rateHz", "latencyBound", "paths", "class");
 
@@ -133,7 +134,7 @@ public final class GatewayConfiguration {
             ShapingSettings shape = new ShapingSettings(shaping.equals("on"), (int) l.number("burst", d.burstFrames()),
                     (int) l.number("queuePackets", d.queuePackets()), (int) l.number("mtu", d.mtu()));
             return new PhasorGateway.Device(s, l.text("prefix"), serviceClass(l.text("class", "HRT")),
-                    Duration.ofNanos(l.nanos("latencyBound", 50_000_000L)), shape);
+                    Duration.ofNanos(l.nanos("latencyBound", 50_000_000L)), shape, Mapping.of(l.text("mapping", "pmu")));
         } catch (IllegalArgumentException | NullPointerException e) {
             throw e.getMessage() != null && e.getMessage().startsWith("'") ? (RuntimeException) e : l.error(e.getMessage());
         }

@@ -28,6 +28,7 @@ import org.gridstat.gateway.ingest.DeviceCounters;
 import org.gridstat.gateway.ingest.DevicePublisher;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceStatus;
+import org.gridstat.gateway.ingest.Mapping;
 import org.gridstat.gateway.ingest.VariableNames;
 import org.gridstat.gateway.report.DeviceReporter;
 import org.gridstat.gateway.report.ReportNames;
@@ -48,17 +49,18 @@ public final class PhasorGateway implements AutoCloseable {
 
     /** A device read, the variables its PMUs become, and how their samples are shaped at the source. */
     public record Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound,
-                         ShapingSettings shaping) {
+                         ShapingSettings shaping, Mapping mapping) {
         public Device {
             Objects.requireNonNull(settings, "device settings");
             Objects.requireNonNull(prefix, "variable prefix");
             Objects.requireNonNull(serviceClass, "service class");
             Objects.requireNonNull(shaping, "shaping");
+            Objects.requireNonNull(mapping, "mapping");
         }
 
-        /** Shaped with the defaults. */
+        /** Each PMU as one variable, shaped with the defaults. */
         public Device(DeviceSettings settings, String prefix, ServiceClass serviceClass, Duration latencyBound) {
-            this(settings, prefix, serviceClass, latencyBound, ShapingSettings.DEFAULT);
+            this(settings, prefix, serviceClass, latencyBound, ShapingSettings.DEFAULT, Mapping.PMU);
         }
     }
 
@@ -156,7 +158,7 @@ public final class PhasorGateway implements AutoCloseable {
             DeviceCounters counters = new DeviceCounters(d.settings().name());
             DevicePublisher sink = new DevicePublisher(d.settings().name(), d.prefix(), d.serviceClass(),
                     d.latencyBound(), DESCRIPTION_EVERY, publisher, declarations, d.shaping(), SystemNanoClock.INSTANCE,
-                    (task, delay) -> loop.schedule(task, delay, TimeUnit.NANOSECONDS), counters);
+                    (task, delay) -> loop.schedule(task, delay, TimeUnit.NANOSECONDS), counters, d.mapping());
             DeviceConnection c = new DeviceConnection(d.settings(), loop, SystemClock.INSTANCE,
                     SystemNanoClock.INSTANCE, sink, counters);
             connections.add(c);

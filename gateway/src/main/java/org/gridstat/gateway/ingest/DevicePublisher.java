@@ -32,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * broker go their own way ({@link Declarations}). A PMU whose sample would not fit a status event
  * is left out, with an error in the log, and counted.
  *
+ * <p>With the {@link Mapping#CHANNELS} or {@link Mapping#BOTH} mapping, each channel of each PMU
+ * is also (or only) a variable of its own in engineering units ({@link PmuChannels}); those small
+ * flows are not shaped.
+ *
  * <p>Each PMU's samples are shaped at the source ({@link SourceShaper}) to the reservation its
  * declaration asks for: a burst waits for tokens, on the device's own thread, and what cannot
  * wait is dropped whole and counted. A configuration change discards what was waiting under the
@@ -41,7 +45,7 @@ public final class DevicePublisher implements DeviceSession.Sink {
     private static final Logger LOG = LoggerFactory.getLogger(DevicePublisher.class);
     /** The longest prefix: PREFIX/STATION/description within a variable name's 255 characters. */
     public static final int MAX_PREFIX = VariableName.MAX_LENGTH - 1 - VariableNames.MAX_STATION - 1
-            - VariableNames.DESCRIPTION.length();
+            - Math.max(VariableNames.DESCRIPTION.length(), PmuChannels.MAX_CHANNEL);
     /** Publications a device may make in its life (two per PMU and configuration seen). */
     static final int MAX_PUBLICATIONS = 1_024;
 
@@ -60,6 +64,8 @@ public final class DevicePublisher implements DeviceSession.Sink {
     private final NanoClock mono;
     private final Scheduler scheduler;
     private final DeviceCounters counters;
+    private final Mapping mapping;
+    private final float[] values = new float[3];
     private long drainAt = Long.MAX_VALUE;
 
     /** Runs a task on the device's thread after a delay: the shapers' departures. */
@@ -75,11 +81,16 @@ public final class DevicePublisher implements DeviceSession.Sink {
         final List<byte[]> parts;
         final int configCount;
         final SourceShaper shaper;
+        final List<PmuChannels.Channel> channels;
+        final Publication[] channelPublications;
         int nextPart;
         long nextDescription = Long.MIN_VALUE / 2;
 
-        Pmu(Publication samples, Publication description, List<byte[]> parts, int configCount, SourceShaper shaper) {
+        Pmu(Publication samples, Publication description, List<byte[]> parts, int configCount, SourceShaper shaper,
+            List<PmuChannels.Channel> channels, Publication[] channelPublications) {
             this.shaper = shaper;
+            this.channels = channels;
+            this.channelPublications = channelPublications;
             this.samples = samples;
             this.description = description;
             this.parts = parts;
@@ -96,10 +107,21 @@ public final class DevicePublisher implements DeviceSession.Sink {
                 }, new DeviceCounters(device));
     }
 
+    /** A publisher of each PMU's whole sample and description. */
     public DevicePublisher(String device, String prefix, ServiceClass serviceClass, Duration latencyBound,
                            Duration descriptionEvery, Publisher publisher, Declarations declarations,
                            ShapingSettings shaping, NanoClock mono, Scheduler scheduler, DeviceCounters counters) {
+        this(device, prefix, serviceClass, latencyBound, descriptionEvery, publisher, declarations, shaping, mono,
+                scheduler, counters, Mapping.PMU);
+    }
+
+    /** @param mapping whole PMU samples, each channel's value, or both */
+    public DevicePublisher(String device, String prefix, ServiceClass serviceClass, Duration latencyBound,
+                           Duration descriptionEvery, Publisher publisher, Declarations declarations,
+                           ShapingSettings shaping, NanoClock mono, Scheduler scheduler, DeviceCounters counters,
+                           Mapping mapping) {
         VariableName.of(prefix);
+        this.mapping = mapping;
         if (prefix.length() > MAX_PREFIX) {
             throw new IllegalArgumentException("device " + device + ": prefix '" + prefix + "' is " + prefix.length()
                     + " characters, at most " + MAX_PREFIX + ": its PMUs' description variables must fit "
@@ -133,40 +155,56 @@ public final class DevicePublisher implements DeviceSession.Sink {
     @Override
     public void configuration(ConfigFrame config) {
         List<Pmu> next = new ArrayList<>();
+        List<Runnable> declare = new ArrayList<>(); // sent once every publication is made
         DataLayout layout = DataLayout.of(config);
         List<String> names = variables(config);
         Duration interval = interval(config.dataRate());
         for (int p = 0; p < config.pmus().size(); p++) {
             PmuConfig pmu = config.pmus().get(p);
             String name = names.get(p);
-            if (!PmuSample.fits(layout, p)) {
+            Publication samples = null;
+            Publication description = null;
+            List<byte[]> parts = List.of();
+            SourceShaper shaper = null;
+            if (mapping.pmu() && !PmuSample.fits(layout, p)) {
                 LOG.error("device {}: PMU {} ({}) sends samples of {} bytes, more than a status event's {}: not published",
                         device, pmu.idCode(), name, PmuSample.length(layout, p), PmuSample.MAX_LENGTH);
-                next.add(null);
-                continue;
+            } else if (mapping.pmu()) {
+                // SOC and FRACSEC 0: the description of a configuration is the same whenever it was sent
+                ConfigFrame one = PmuDescription.forPmu(new ConfigFrame(config.type(), config.version(), config.idCode(),
+                        0, 0, config.timeBase(), config.pmus(), config.dataRate()), p);
+                parts = PmuDescription.parts(one, WireFormat.MAX_PAYLOAD_LENGTH);
+                String descriptionName = VariableNames.description(name);
+                int frameBytes = WireFormat.HEADER_LENGTH + (int) PmuSample.length(layout, p);
+                if (shaping.enabled()) {
+                    // the reservation the declaration asks for: each frame on the wire, every interval
+                    long rate = (long) Math.ceil(SourceShaper.wireBytes(frameBytes, shaping.mtu()) * 1e9 / interval.toNanos());
+                    shaper = new SourceShaper(rate, frameBytes, shaping, mono.nanoTime());
+                }
+                samples = publication(name, serviceClass, latencyBound, interval);
+                description = publication(descriptionName, ServiceClass.BE, null, Duration.ofNanos(descriptionEveryNanos));
+                int largest = parts.stream().mapToInt(b -> b.length).max().orElse(0);
+                declare.add(() -> declarations.declare(name, frameBytes, interval, serviceClass));
+                declare.add(() -> declarations.declare(descriptionName, WireFormat.HEADER_LENGTH + largest,
+                        Duration.ofNanos(descriptionEveryNanos), ServiceClass.BE));
             }
-            // SOC and FRACSEC 0: the description of a configuration is the same whenever it was sent
-            ConfigFrame one = PmuDescription.forPmu(new ConfigFrame(config.type(), config.version(), config.idCode(), 0,
-                    0, config.timeBase(), config.pmus(), config.dataRate()), p);
-            List<byte[]> parts = PmuDescription.parts(one, WireFormat.MAX_PAYLOAD_LENGTH);
-            String descriptionName = VariableNames.description(name);
-            int frameBytes = WireFormat.HEADER_LENGTH + (int) PmuSample.length(layout, p);
-            SourceShaper shaper = null;
-            if (shaping.enabled()) {
-                // the reservation the declaration asks for: each frame on the wire, every interval
-                long rate = (long) Math.ceil(SourceShaper.wireBytes(frameBytes, shaping.mtu()) * 1e9 / interval.toNanos());
-                shaper = new SourceShaper(rate, frameBytes, shaping, mono.nanoTime());
+            List<PmuChannels.Channel> channels = mapping.channels() ? PmuChannels.of(name, pmu) : List.of();
+            Publication[] channelPublications = new Publication[channels.size()];
+            for (int c = 0; c < channels.size(); c++) {
+                PmuChannels.Channel ch = channels.get(c);
+                channelPublications[c] = publication(ch.variable(), serviceClass, latencyBound, interval);
+                declare.add(() -> declarations.declare(ch.variable(), WireFormat.HEADER_LENGTH + Float.BYTES * ch.width(),
+                        interval, serviceClass));
             }
-            next.add(new Pmu(publication(name, serviceClass, latencyBound, interval),
-                    publication(descriptionName, ServiceClass.BE, null, Duration.ofNanos(descriptionEveryNanos)),
-                    parts, pmu.configCount(), shaper));
-            declarations.declare(name, frameBytes, interval, serviceClass);
-            int largest = parts.stream().mapToInt(b -> b.length).max().orElse(0);
-            declarations.declare(descriptionName, WireFormat.HEADER_LENGTH + largest,
-                    Duration.ofNanos(descriptionEveryNanos), ServiceClass.BE);
-            LOG.info("device {}: PMU {} publishes {} ({} description parts)", device, pmu.idCode(), name, parts.size());
+            next.add(samples == null && channels.isEmpty() ? null
+                    : new Pmu(samples, description, parts, pmu.configCount(), shaper, channels, channelPublications));
+            LOG.info("device {}: PMU {} publishes {}", device, pmu.idCode(), mapping == Mapping.CHANNELS
+                    ? channels.size() + " channels under " + name
+                    : name + " (" + parts.size() + " description parts)"
+                    + (channels.isEmpty() ? "" : " and " + channels.size() + " channels"));
         }
         pmus = next;
+        declare.forEach(Runnable::run);
     }
 
     /** The publication of a variable at an interval: made the first time, the same one after. */
@@ -192,6 +230,13 @@ public final class DevicePublisher implements DeviceSession.Sink {
             Pmu pmu = pmus.get(p);
             if (pmu == null) {
                 counters.add(DeviceCounter.UNPUBLISHABLE);
+                continue;
+            }
+            for (int c = 0; c < pmu.channels.size(); c++) {
+                int width = PmuChannels.values(pmu.channels.get(c), frame, p, values);
+                pmu.channelPublications[c].publish(values, width, time);
+            }
+            if (pmu.samples == null) {
                 continue;
             }
             int n = PmuSample.encode(frame, p, pmu.configCount, buffer, 0);

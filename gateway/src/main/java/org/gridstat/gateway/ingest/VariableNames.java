@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import org.gridstat.core.model.VariableName;
 import org.gridstat.gateway.c37118.config.PmuConfig;
+import org.gridstat.gateway.c37118.frame.ChannelName;
 
 /**
  * The status variables a device's PMUs become: {@code PREFIX/STATION} for each PMU's samples and
@@ -44,7 +45,12 @@ public final class VariableNames {
     }
 
     static String station(PmuConfig p) {
-        String raw = new String(p.station().bytes(), StandardCharsets.ISO_8859_1).trim();
+        return segment(p.station());
+    }
+
+    /** A 16-byte name as a name segment: the spaces around it removed, what a name cannot hold made '_'. */
+    static String segment(ChannelName name) {
+        String raw = new String(name.bytes(), StandardCharsets.ISO_8859_1).trim();
         StringBuilder b = new StringBuilder(raw.length());
         for (int i = 0; i < raw.length(); i++) {
             char c = raw.charAt(i);
