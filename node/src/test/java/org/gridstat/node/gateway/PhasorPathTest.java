@@ -96,7 +96,7 @@ class PhasorPathTest {
     }
 
     /** Broker, two routers r1 → r2 → the egress gateway's socket, the PMU, and both gateways. */
-    private EgressStream network(PmuSimulator sim, int subscribedRate) throws Exception {
+    private EgressStream network(PmuSimulator sim, int subscribedRate, DeviceTransport transport) throws Exception {
         int p1 = FreeUdpPorts.pick();
         int p2 = FreeUdpPorts.pick();
         int listen = FreeUdpPorts.pick();
@@ -119,8 +119,9 @@ class PhasorPathTest {
         api = BrokerConnection.connect(URI.create("http://127.0.0.1:" + broker.apiAddress().getPort()));
 
         PhasorGateway ingest = PhasorGateway.start(new PhasorGateway.Settings(new InetSocketAddress("127.0.0.1", p1), "r1",
-                List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", DeviceTransport.TCP, sim.server().tcpAddress(),
-                        null, STREAM), "utilityA/sub1", ServiceClass.HRT, BOUND)), null, List.of())
+                List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", transport,
+                        transport == DeviceTransport.TCP ? sim.server().tcpAddress() : sim.server().udpAddress(),
+                        transport == DeviceTransport.TCP ? null : new InetSocketAddress("127.0.0.1", 0), STREAM), "utilityA/sub1", ServiceClass.HRT, BOUND)), null, List.of())
                 .withReporting(GATEWAY, Duration.ofMillis(200)), api);
         open.add(ingest);
         List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
@@ -145,7 +146,7 @@ class PhasorPathTest {
         PmuSimSpec spec = spec(30);
         PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0)));
         open.add(sim);
-        EgressStream stream = network(sim, 10);
+        EgressStream stream = network(sim, 10, DeviceTransport.TCP);
         ConfigFrame source = PmuSimulator.configFor(spec);
 
         try (Socket tcp = new Socket()) {
@@ -190,11 +191,22 @@ class PhasorPathTest {
     }
 
     @Test
-    void theBrokerShowsTheSimulatedDeviceStreamingWithGoodDataAtItsRate() throws Exception {
+    void readOverUdpTheDeviceShowsInTheBrokerStreamingGoodDataAndItsFramesArriveBitIdentical() throws Exception {
         PmuSimSpec spec = spec(30);
-        PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0)));
+        PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.udp(new InetSocketAddress("127.0.0.1", 0)));
         open.add(sim);
-        network(sim, 10);
+        EgressStream stream = network(sim, 10, DeviceTransport.UDP);
+        try (Socket tcp = new Socket()) {
+            tcp.connect(stream.server().tcpAddress(), 2_000);
+            tcp.setSoTimeout(200);
+            TcpFrames frames = new TcpFrames(tcp.getInputStream());
+            tcp.getOutputStream().write(command(CommandFrame.DATA_ON));
+            List<byte[]> data = new ArrayList<>();
+            while (data.size() < 10) {
+                data.add(frames.next(FrameType.DATA, 5_000));
+            }
+            assertBitIdentical(sim, spec, PmuSimulator.configFor(spec), data, 10);
+        }
 
         ObjectMapper json = new ObjectMapper();
         long end = System.nanoTime() + 30 * S;
