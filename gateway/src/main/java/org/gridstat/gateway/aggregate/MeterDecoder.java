@@ -194,6 +194,11 @@ public final class MeterDecoder {
         return values[kind.ordinal()];
     }
 
+    /** The last reading's values by kind ordinal, the decoder's own array: read it, do not keep it. */
+    float[] values() {
+        return values;
+    }
+
     /** The last reading's value by kind ordinal. */
     public float value(int kindOrdinal) {
         return values[kindOrdinal];
