@@ -93,17 +93,18 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
                 break;
             }
             DecodeOutcome o = decoder.next(in, server.epoch().nanos());
-            if (o == DecodeOutcome.NEED_MORE) {
-                break;
-            }
-            allowance.spend();
-            handle(o);
             long skipped = decoder.bytesSkipped();
             counters.add(MeterCounter.BYTES_SKIPPED, skipped - skippedCounted);
             skippedCounted = skipped;
             if (skipped > settings.maxGarbageBytes()) {
                 close(MeterCounter.CLOSED_GARBAGE);
+                break;
             }
+            if (o == DecodeOutcome.NEED_MORE) {
+                break;
+            }
+            allowance.spend();
+            handle(o);
         }
         if (pending != null) {
             pending.skipBytes(in.position() - start);
