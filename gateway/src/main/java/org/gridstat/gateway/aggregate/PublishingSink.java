@@ -11,7 +11,6 @@ import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
 import org.gridstat.core.model.VariableName;
 import org.gridstat.core.wire.WireFormat;
-import org.gridstat.gateway.ingest.Declarations;
 
 /**
  * Publishes each region's aggregates as one status variable, {@code PREFIX/region-N} unless
@@ -19,12 +18,24 @@ import org.gridstat.gateway.ingest.Declarations;
  * declared) at its first aggregate; the aggregator's region bound bounds them.
  */
 public final class PublishingSink implements AggregateSink {
+    /**
+     * Where a region's variable is declared (the broker), without blocking; the ingest's
+     * {@code Declarations::declare} fits.
+     */
+    @FunctionalInterface
+    public interface Declare {
+        /** Declares nothing: variables are published under their derived ids only. */
+        Declare NONE = (name, frameBytes, interval, serviceClass) -> { };
+
+        void declare(String name, int frameBytes, Duration interval, ServiceClass serviceClass);
+    }
+
     private final Publisher publisher;
     private final IntFunction<String> names;
     private final ServiceClass serviceClass;
     private final Duration latencyBound;
     private final Duration interval;
-    private final Declarations declarations;
+    private final Declare declarations;
     private final Map<Integer, Publication> publications = new HashMap<>();
     private long published;
     private long notSent;
@@ -34,7 +45,7 @@ public final class PublishingSink implements AggregateSink {
      * @param interval the aggregation interval: the variable's publication interval
      */
     public PublishingSink(Publisher publisher, IntFunction<String> names, ServiceClass serviceClass, Duration latencyBound,
-                          Duration interval, Declarations declarations) {
+                          Duration interval, Declare declarations) {
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.names = Objects.requireNonNull(names, "names");
         this.serviceClass = Objects.requireNonNull(serviceClass, "serviceClass");

@@ -62,7 +62,9 @@ class MeterServerTest {
     @Test
     void connectionsBeyondTheMaximumAreClosedAndCounted() throws Exception {
         MeterCounters c = start(settings().withMaxConnections(2)).counters();
-        try (Socket a = connect(); Socket b = connect(); Socket extra = connect()) {
+        Socket a = connect();
+        try (Socket b = connect(); Socket extra = connect()) {
+            assertTrue(b.isConnected());
             assertClosedByServer(extra);
             assertEquals(1, c.get(MeterCounter.CONNECTIONS_REFUSED));
             Eventually.until("two accepted", () -> c.get(MeterCounter.CONNECTIONS_ACCEPTED) == 2);
