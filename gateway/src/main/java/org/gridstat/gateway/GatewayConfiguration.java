@@ -14,6 +14,8 @@ import org.gridstat.core.model.ConfigLine;
 import org.gridstat.core.model.DurationText;
 import org.gridstat.core.model.Endpoint;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.gateway.aggregate.AggregatorSettings;
+import org.gridstat.gateway.aggregate.MeterServerSettings;
 import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.egress.EgressSettings;
 import org.gridstat.gateway.ingest.DeviceSettings;
@@ -34,6 +36,8 @@ public final class GatewayConfiguration {
     private static final Set<String> DEVICE_KEYS = Set.of("name", "transport", "address", "localUdp", "idCode",
             "prefix", "class", "latencyBound", "reconnectMin", "reconnectMax", "configTimeout", "dataTimeout",
             "maxFrameRate", "shaping", "burst", "queuePackets", "mtu", "mapping");
+    private static final Set<String> METER_KEYS = Set.of("listen", "prefix", "class", "latencyBound", "interval",
+            "grace", "maxConnections", "rate", "burst", "helloTimeout", "idleTimeout");
     private static final Set<String> STREAM_KEYS = Set.of("name", "idCode", "pmus", "tcp", "udp", "waitWindow",
             "maxPending", "maxClients", "router", "link", "rateHz", "latencyBound", "paths", "class");
 
@@ -76,19 +80,23 @@ public final class GatewayConfiguration {
         for (String line : lines(p, "streams")) {
             streams.add(stream(new ConfigLine(line, STREAM_KEYS)));
         }
+        List<PhasorGateway.Meters> meters = new ArrayList<>();
+        for (String line : lines(p, "meters")) {
+            meters.add(meters(new ConfigLine(line, METER_KEYS)));
+        }
         InetSocketAddress router = address("publish.address", text(p, "publish.address", ""));
         String routerId = text(p, "publish.router", "");
-        if (!devices.isEmpty() && (router == null || routerId.isBlank())) {
-            throw new IllegalArgumentException("publish.router and publish.address: a gateway with devices publishes"
-                    + " their PMUs at a router, and must name it and its data address");
+        if ((!devices.isEmpty() || !meters.isEmpty()) && (router == null || routerId.isBlank())) {
+            throw new IllegalArgumentException("publish.router and publish.address: a gateway with devices or meters"
+                    + " publishes at a router, and must name it and its data address");
         }
         InetSocketAddress listen = address("listen", text(p, "listen", ""));
         if (!streams.isEmpty() && listen == null) {
             throw new IllegalArgumentException("listen: a gateway with streams receives their PMUs' variables on a"
                     + " socket of its own (host:port), the address of the delivery link routers send them on");
         }
-        if (devices.isEmpty() && streams.isEmpty()) {
-            throw new IllegalArgumentException("devices, streams: the gateway has nothing to do");
+        if (devices.isEmpty() && streams.isEmpty() && meters.isEmpty()) {
+            throw new IllegalArgumentException("devices, streams, meters: the gateway has nothing to do");
         }
         brokerApi(p);
         String given = text(p, "gateway.id", "");
@@ -109,7 +117,8 @@ public final class GatewayConfiguration {
         if (every.toMillis() < GatewayReportDocument.MIN_PERIOD_MS || every.toMillis() > GatewayReportDocument.MAX_PERIOD_MS) {
             throw new IllegalArgumentException("reportPeriod must be 100ms..10m, got " + periodText);
         }
-        return new PhasorGateway.Settings(router, routerId.isBlank() ? null : routerId, devices, listen, streams, id, every);
+        return new PhasorGateway.Settings(router, routerId.isBlank() ? null : routerId, devices, listen, streams, id, every,
+                meters);
     }
 
     private static PhasorGateway.Device device(ConfigLine l) {
@@ -171,6 +180,27 @@ public final class GatewayConfiguration {
                         serviceClass(l.text("class", "HRT")));
             }
             return new PhasorGateway.Stream(e, server, sub);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw e.getMessage() != null && e.getMessage().startsWith("'") ? (RuntimeException) e : l.error(e.getMessage());
+        }
+    }
+
+    private static PhasorGateway.Meters meters(ConfigLine l) {
+        try {
+            InetSocketAddress listen = address("listen", l.text("listen"));
+            MeterServerSettings d = MeterServerSettings.at(listen);
+            AggregatorSettings a = d.aggregator()
+                    .withInterval(Duration.ofNanos(l.nanos("interval", d.aggregator().interval().toNanos())))
+                    .withGrace(Duration.ofNanos(l.nanos("grace", d.aggregator().grace().toNanos())));
+            MeterServerSettings server = d.withMaxConnections((int) l.number("maxConnections", d.maxConnections()))
+                    .withRate((int) l.number("rate", d.readingsPerSecond()), (int) l.number("burst", d.burst()))
+                    .withTimeouts(Duration.ofNanos(l.nanos("helloTimeout", d.helloTimeout().toNanos())),
+                            Duration.ofNanos(l.nanos("idleTimeout", d.idleTimeout().toNanos())))
+                    .withAggregator(a);
+            String prefix = l.text("prefix");
+            org.gridstat.core.model.VariableName.of(prefix + "/region-65535");
+            return new PhasorGateway.Meters(server, prefix, serviceClass(l.text("class", "BE")),
+                    Duration.ofNanos(l.nanos("latencyBound", 1_000_000_000L)));
         } catch (IllegalArgumentException | NullPointerException e) {
             throw e.getMessage() != null && e.getMessage().startsWith("'") ? (RuntimeException) e : l.error(e.getMessage());
         }

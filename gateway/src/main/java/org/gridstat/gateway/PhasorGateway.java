@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.client.BrokerConnection;
@@ -18,6 +19,9 @@ import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.time.SystemNanoClock;
+import org.gridstat.gateway.aggregate.MeterServer;
+import org.gridstat.gateway.aggregate.MeterServerSettings;
+import org.gridstat.gateway.aggregate.PublishingSink;
 import org.gridstat.gateway.device.PmuServer;
 import org.gridstat.gateway.egress.EgressSettings;
 import org.gridstat.gateway.egress.EgressStream;
@@ -81,13 +85,26 @@ public final class PhasorGateway implements AutoCloseable {
      *                     name rule, {@link ReportNames}); by default the host's name
      * @param reportPeriod how often the devices are reported to the broker
      */
+    /**
+     * Meters terminated at the gateway and carried upstream aggregated, one variable per region
+     * ({@code PREFIX/region-N}) and interval.
+     */
+    public record Meters(MeterServerSettings server, String prefix, ServiceClass serviceClass, Duration latencyBound) {
+        public Meters {
+            Objects.requireNonNull(server, "meter server settings");
+            Objects.requireNonNull(prefix, "variable prefix");
+            Objects.requireNonNull(serviceClass, "service class");
+        }
+    }
+
     public record Settings(InetSocketAddress router, String routerId, List<Device> devices, InetSocketAddress listen,
-                           List<Stream> streams, String gatewayId, Duration reportPeriod) {
+                           List<Stream> streams, String gatewayId, Duration reportPeriod, List<Meters> meters) {
         public Settings {
             devices = List.copyOf(devices);
             streams = List.copyOf(streams);
-            if (!devices.isEmpty() && (router == null || routerId == null)) {
-                throw new IllegalArgumentException("a gateway with devices needs the router it publishes at");
+            meters = List.copyOf(meters);
+            if ((!devices.isEmpty() || !meters.isEmpty()) && (router == null || routerId == null)) {
+                throw new IllegalArgumentException("a gateway with devices or meters needs the router it publishes at");
             }
             if (!streams.isEmpty() && listen == null) {
                 throw new IllegalArgumentException("a gateway with streams needs a socket to receive them on");
@@ -98,6 +115,12 @@ public final class PhasorGateway implements AutoCloseable {
             Objects.requireNonNull(reportPeriod, "report period");
         }
 
+        /** A gateway without meters. */
+        public Settings(InetSocketAddress router, String routerId, List<Device> devices, InetSocketAddress listen,
+                        List<Stream> streams, String gatewayId, Duration reportPeriod) {
+            this(router, routerId, devices, listen, streams, gatewayId, reportPeriod, List.of());
+        }
+
         /** A gateway reporting as its host every {@link DeviceReporter#DEFAULT_PERIOD}. */
         public Settings(InetSocketAddress router, String routerId, List<Device> devices, InetSocketAddress listen,
                         List<Stream> streams) {
@@ -106,7 +129,12 @@ public final class PhasorGateway implements AutoCloseable {
 
         /** The same gateway reporting under another id and period. */
         public Settings withReporting(String gatewayId, Duration reportPeriod) {
-            return new Settings(router, routerId, devices, listen, streams, gatewayId, reportPeriod);
+            return new Settings(router, routerId, devices, listen, streams, gatewayId, reportPeriod, meters);
+        }
+
+        /** The same gateway with these meters. */
+        public Settings withMeters(List<Meters> m) {
+            return new Settings(router, routerId, devices, listen, streams, gatewayId, reportPeriod, m);
         }
     }
 
@@ -114,6 +142,7 @@ public final class PhasorGateway implements AutoCloseable {
     private final List<AutoCloseable> open = new ArrayList<>();
     private final List<DeviceConnection> connections = new ArrayList<>();
     private final List<EgressStream> streams = new ArrayList<>();
+    private final List<MeterServer> meterServers = new ArrayList<>();
     private Subscriber subscriber;
     private DeviceReporter reporter;
 
@@ -142,7 +171,7 @@ public final class PhasorGateway implements AutoCloseable {
     }
 
     private void startIngest(Settings s, BrokerConnection broker) {
-        if (s.devices().isEmpty()) {
+        if (s.devices().isEmpty() && s.meters().isEmpty()) {
             return;
         }
         Publisher publisher = Publisher.connect(s.router());
@@ -152,6 +181,13 @@ public final class PhasorGateway implements AutoCloseable {
             BrokerDeclarations d = new BrokerDeclarations(broker, s.routerId());
             open.add(d);
             declarations = d;
+        }
+        for (Meters m : s.meters()) {
+            PublishingSink sink = new PublishingSink(publisher, PublishingSink.regionNames(m.prefix(), Map.of()),
+                    m.serviceClass(), m.latencyBound(), m.server().aggregator().interval(), declarations::declare);
+            MeterServer server = MeterServer.start(m.server(), sink, SystemClock.INSTANCE, SystemNanoClock.INSTANCE);
+            meterServers.add(server);
+            open.add(server);
         }
         for (Device d : s.devices()) {
             EventLoop loop = loops.next();
@@ -222,6 +258,11 @@ public final class PhasorGateway implements AutoCloseable {
     /** The reports of the devices to the broker, or null without a broker or devices. */
     public DeviceReporter reporter() {
         return reporter;
+    }
+
+    /** The meter servers of the split-and-aggregate ingest. */
+    public List<MeterServer> meters() {
+        return List.copyOf(meterServers);
     }
 
     public List<EgressStream> streams() {

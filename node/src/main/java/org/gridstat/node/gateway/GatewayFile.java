@@ -32,6 +32,8 @@ public final class GatewayFile {
         public List<Map<String, Object>> devices = new ArrayList<>();
         /** Streams served: maps of the stream keys (name, idCode, pmus, tcp, udp, router, link, rateHz, ...). */
         public List<Map<String, Object>> streams = new ArrayList<>();
+        /** Meter ports of the split-and-aggregate ingest: maps of the meter keys (listen, prefix, interval, ...). */
+        public List<Map<String, Object>> meters = new ArrayList<>();
     }
 
     /** The router the devices' PMUs are published at. */
@@ -80,6 +82,7 @@ public final class GatewayFile {
         p.put("listen", s.listen == null ? "" : s.listen);
         p.put("devices", NodeConfig.keyValueLines(s.devices, "gateway.devices"));
         p.put("streams", NodeConfig.keyValueLines(s.streams, "gateway.streams"));
+        p.put("meters", NodeConfig.keyValueLines(s.meters, "gateway.meters"));
         GatewayConfiguration.settings(p); // the gateway's own check, before anything starts
         return p;
     }
