@@ -73,6 +73,7 @@ class MetersThroughTheGatewayTest {
                     while (region1.size() < 3 && System.nanoTime() < end) {
                         Thread.sleep(20);
                     }
+                    assertEquals(20, g.meters().get(0).connections(), "every meter connected, one gateway port");
                 } finally {
                     for (Socket s : meters) {
                         s.close();
@@ -85,7 +86,6 @@ class MetersThroughTheGatewayTest {
                     assertEquals(1, a.regionId());
                     assertEquals(10, a.reporting(), "the ten meters of region 1 in interval " + i);
                 }
-                assertEquals(20, g.meters().get(0).connections(), "every meter connected, one gateway port");
             }
         }
     }
