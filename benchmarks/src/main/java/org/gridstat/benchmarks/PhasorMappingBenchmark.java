@@ -52,7 +52,7 @@ public class PhasorMappingBenchmark {
     private static final int TIME_BASE = 3_000_000;
 
     private final DataFrameReader reader = new DataFrameReader();
-    private final byte[] sample = new byte[WireFormat.MAX_PAYLOAD_LENGTH];
+    private final ByteBuffer sample = ByteBuffer.allocate(WireFormat.MAX_PAYLOAD_LENGTH);
     private final ByteBuffer out = ByteBuffer.allocate(65_535);
     private DataLayout layout;
     private ByteBuffer frame;
@@ -64,6 +64,7 @@ public class PhasorMappingBenchmark {
     private long key;
     private long now;
     private int built;
+    private final FrameAligner.ReleaseSink release = f -> built = builder.build(f, out, 0);
 
     @Setup
     public void setUp() {
@@ -111,8 +112,8 @@ public class PhasorMappingBenchmark {
         int fraction = TimeKey.fraction(key) + TIME_BASE / 30;
         key = fraction >= TIME_BASE ? (TimeKey.soc(key) + 1) << 24 : (TimeKey.soc(key) << 24) | fraction;
         now += 33_333_333L;
-        aligner.offer(0, key, samples[0], 0, sampleLengths[0], now, f -> built = builder.build(f, out, 0));
-        aligner.offer(1, key, samples[1], 0, sampleLengths[1], now, f -> built = builder.build(f, out, 0));
+        aligner.offer(0, key, samples[0], 0, sampleLengths[0], now, release);
+        aligner.offer(1, key, samples[1], 0, sampleLengths[1], now, release);
         bh.consume(built);
     }
 }

@@ -56,6 +56,10 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
     private final PmuSampleView view = new PmuSampleView();
     private final AtomicLongArray counts = new AtomicLongArray(EgressCounter.values().length);
     private final ByteBuffer out = ByteBuffer.allocate(CommonHeader.MAX_FRAME_SIZE);
+    /** Made once: a method reference per call would allocate per sample. */
+    private final FrameAligner.ReleaseSink release = this::send;
+    private final byte[] payload = new byte[org.gridstat.core.wire.WireFormat.MAX_PAYLOAD_LENGTH];
+    private final ByteBuffer payloadView = ByteBuffer.wrap(payload);
     private final Thread timer;
     private volatile ConfigFrame served;
     private FrameAligner aligner;
@@ -132,7 +136,7 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         }
     }
 
-    private final byte[] payload = new byte[org.gridstat.core.wire.WireFormat.MAX_PAYLOAD_LENGTH];
+
 
     private synchronized void sample(int slot, ReceivedEvent e) {
         add(EgressCounter.SAMPLES);
@@ -157,7 +161,7 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
             return;
         }
         long key = TimeKey.of(view.soc(), view.fracSec(), view.timeBase(), s.timeBase());
-        FrameAligner.Offer o = aligner.offer(slot, key, ByteBuffer.wrap(payload), 0, n, mono.nanoTime(), this::send);
+        FrameAligner.Offer o = aligner.offer(slot, key, payloadView, 0, n, mono.nanoTime(), release);
         switch (o) {
             case LATE -> add(EgressCounter.SAMPLES_LATE);
             case DUPLICATE -> add(EgressCounter.SAMPLES_DUPLICATE);
@@ -206,7 +210,7 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         }
         if (aligner != null) {
             // frames of the old configuration leave first, as they are: every window ends now
-            aligner.poll(Long.MAX_VALUE / 2, this::send);
+            aligner.poll(Long.MAX_VALUE / 2, release);
         }
         OutputFrameBuilder b = new OutputFrameBuilder(cfg);
         aligner = new FrameAligner(b.sampleLengths(), settings.waitWindow().toNanos(), settings.maxPending(),
@@ -229,7 +233,7 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         add(absent == 0 ? EgressCounter.FRAMES_COMPLETE : EgressCounter.FRAMES_WITH_ABSENT);
         counts.addAndGet(EgressCounter.ABSENT_BLOCKS.ordinal(), absent);
         if (server != null) {
-            server.send(out.duplicate().position(0).limit(size));
+            server.send(out.limit(size).position(0)); // copied by the server; the buffer is ours again after
         }
     }
 
@@ -241,7 +245,7 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
                 if (aligner == null) {
                     wait = 100_000_000L;
                 } else {
-                    aligner.poll(now, this::send);
+                    aligner.poll(now, release);
                     long next = aligner.nextDeadline();
                     wait = next == Long.MAX_VALUE ? 100_000_000L : Math.max(0, next - now);
                 }

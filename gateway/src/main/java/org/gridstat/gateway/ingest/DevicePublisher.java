@@ -57,6 +57,7 @@ public final class DevicePublisher implements DeviceSession.Sink {
     private final Publisher publisher;
     private final Declarations declarations;
     private final byte[] buffer = new byte[WireFormat.MAX_PAYLOAD_LENGTH];
+    private final java.nio.ByteBuffer bufferView = java.nio.ByteBuffer.wrap(buffer);
     private List<Pmu> pmus = List.of();
     /** Publications by variable and interval, made once: the client keeps every publication it makes. */
     private final Map<String, Publication> publications = new HashMap<>();
@@ -239,7 +240,7 @@ public final class DevicePublisher implements DeviceSession.Sink {
             if (pmu.samples == null) {
                 continue;
             }
-            int n = PmuSample.encode(frame, p, pmu.configCount, buffer, 0);
+            int n = PmuSample.encode(frame, p, pmu.configCount, bufferView, 0);
             SourceShaper.Outcome o = pmu.shaper == null ? SourceShaper.Outcome.SEND : pmu.shaper.offer(buffer, n, time, now);
             switch (o) {
                 case SEND -> pmu.samples.publish(buffer, 0, n, time);

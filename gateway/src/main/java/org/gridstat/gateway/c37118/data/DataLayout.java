@@ -21,6 +21,8 @@ public final class DataLayout {
     final int frameSize;
     final int timeBase;
     final int[] format;
+    /** The FORMAT words as records, made once: reading a frame allocates nothing. */
+    final DataFormat[] formats;
     final int[] phasors;
     final int[] analogs;
     final int[] digitals;
@@ -55,6 +57,7 @@ public final class DataLayout {
         analogScale = new double[pmuCount][];
         analogBias = new double[pmuCount][];
         frameSize = 0;
+        formats = null; // the shape under construction; finish() makes the layout that has them
     }
 
     private DataLayout(DataLayout shape, int frameSize) {
@@ -76,6 +79,10 @@ public final class DataLayout {
         analogScale = shape.analogScale;
         analogBias = shape.analogBias;
         this.frameSize = frameSize;
+        formats = new DataFormat[format.length];
+        for (int p = 0; p < format.length; p++) {
+            formats[p] = new DataFormat(format[p]);
+        }
     }
 
     /** The layout of data frames under a CFG-1 or CFG-2 (CFG-2 is what a PMU actually sends). */
@@ -170,7 +177,7 @@ public final class DataLayout {
     }
 
     public DataFormat format(int pmu) {
-        return new DataFormat(format[pmu]);
+        return formats[pmu];
     }
 
     public int phasorCount(int pmu) {
