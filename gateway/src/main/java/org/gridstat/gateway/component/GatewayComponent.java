@@ -39,6 +39,10 @@ public final class GatewayComponent {
         } catch (SubscriptionRejectedException e) {
             LOG.error("phasor gateway not started: the broker refused a subscription: {}", e.getMessage());
             throw new IllegalStateException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // a port taken, a broker that cannot be reached
+            LOG.error("phasor gateway not started: {}", e.getMessage());
+            throw e;
         }
     }
 

@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
                 + " and UDP), rebuilt from the variables it subscribes to. The file's keys are in"
                 + " docs/deploy-gateway.md."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped by SIGTERM or Ctrl-C", "1:the broker refused a subscription, or a port was taken",
-                "2:the file is missing or wrong (the message names the key)"})
+        exitCodeList = {"1:the broker refused a subscription or could not be reached, or a port was taken",
+                "2:the file is missing or wrong (the message names the key)", "143:stopped by SIGTERM (130: by Ctrl-C)"})
 final class GatewayCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The gateway's YAML file.")
     Path config;

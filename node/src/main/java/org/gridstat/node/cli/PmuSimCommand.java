@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
                 + " commands on TCP with data on UDP, or spontaneous UDP. Values are deterministic functions of the"
                 + " time (voltages and currents near nominal, a frequency drifting by a few mHz, analogs, breakers)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped by SIGTERM or Ctrl-C", "1:a port was taken", "2:bad options"})
+        exitCodeList = {"1:a port was taken", "2:bad options", "143:stopped by SIGTERM (130: by Ctrl-C)"})
 final class PmuSimCommand implements Callable<Integer> {
     @Option(names = "--tcp", paramLabel = "HOST:PORT", description = "Serve TCP clients here (default: 127.0.0.1:4712 unless --udp or --spontaneous-to is given).")
     String tcp;
@@ -68,7 +68,8 @@ final class PmuSimCommand implements Callable<Integer> {
     @Option(names = "--nominal", defaultValue = "60", description = "Nominal frequency, 50 or 60 Hz (default: ${DEFAULT-VALUE}).")
     int nominal;
 
-    @Option(names = "--version", defaultValue = "2", description = "Frame version: 1 (2005) or 2 (2011) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--frame-version", defaultValue = "2",
+            description = "The frames' version: 1 (C37.118-2005) or 2 (C37.118.2-2011) (default: ${DEFAULT-VALUE}).")
     int version;
 
     @Option(names = "--station", defaultValue = "PMU", description = "Station name prefix (default: ${DEFAULT-VALUE}); PMU k is named PREFIX-k.")
@@ -100,6 +101,9 @@ final class PmuSimCommand implements Callable<Integer> {
     }
 
     PmuSimSpec spec() {
+        if (version != 1 && version != 2) {
+            throw new IllegalArgumentException("--frame-version is 1 or 2, not " + version);
+        }
         if (nominal != 50 && nominal != 60) {
             throw new IllegalArgumentException("--nominal is 50 or 60, not " + nominal);
         }
