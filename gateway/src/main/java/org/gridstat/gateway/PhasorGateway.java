@@ -15,7 +15,6 @@ import org.gridstat.client.BrokerConnection;
 import org.gridstat.client.Publisher;
 import org.gridstat.client.Subscriber;
 import org.gridstat.client.SubscriptionRejectedException;
-import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.time.SystemNanoClock;
@@ -33,7 +32,6 @@ import org.gridstat.gateway.ingest.DevicePublisher;
 import org.gridstat.gateway.ingest.DeviceSettings;
 import org.gridstat.gateway.ingest.DeviceStatus;
 import org.gridstat.gateway.ingest.Mapping;
-import org.gridstat.gateway.ingest.VariableNames;
 import org.gridstat.gateway.report.DeviceReporter;
 import org.gridstat.gateway.report.ReportNames;
 import org.gridstat.gateway.shaping.ShapingSettings;
@@ -144,6 +142,7 @@ public final class PhasorGateway implements AutoCloseable {
     private final List<EgressStream> streams = new ArrayList<>();
     private final List<MeterServer> meterServers = new ArrayList<>();
     private Subscriber subscriber;
+    private StreamSubscriptions subscriptions;
     private DeviceReporter reporter;
 
     private PhasorGateway() {
@@ -229,21 +228,15 @@ public final class PhasorGateway implements AutoCloseable {
         if (broker == null) {
             return;
         }
-        for (Stream st : s.streams()) {
-            Subscription u = st.subscription();
-            if (u == null) {
-                continue;
-            }
-            for (String v : st.settings().pmuVariables()) {
-                broker.subscribe(v, u.router(), u.link(), QosSpec.builder().rateHz(u.rateHz())
-                        .latencyBound(u.latencyBound()).paths(u.paths()).serviceClass(u.serviceClass()).build());
-                broker.subscribe(VariableNames.description(v), u.router(), u.link(), QosSpec.builder()
-                        .interval(DESCRIPTION_EVERY).latencyBound(Duration.ofSeconds(1)).paths(1)
-                        .serviceClass(ServiceClass.BE).build());
-                LOG.info("stream {}: subscribed to {} at {} Hz over {}/{}", st.settings().name(), v, u.rateHz(),
-                        u.router(), u.link());
-            }
-        }
+        StreamSubscriptions subscriptions = new StreamSubscriptions(broker);
+        open.add(subscriptions);
+        subscriptions.start(StreamSubscriptions.of(s.streams()));
+        this.subscriptions = subscriptions;
+    }
+
+    /** Stream subscriptions still waiting for their variables to be declared (0 without a broker). */
+    public int subscriptionsWaiting() {
+        return subscriptions == null ? 0 : subscriptions.waiting();
     }
 
     /** The subscriber socket's address (where routers must deliver the streams), or null without streams. */

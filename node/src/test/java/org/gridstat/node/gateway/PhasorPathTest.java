@@ -96,7 +96,16 @@ class PhasorPathTest {
     }
 
     /** Broker, two routers r1 → r2 → the egress gateway's socket, the PMU, and both gateways. */
-    private EgressStream network(PmuSimulator sim, int subscribedRate, DeviceTransport transport) throws Exception {
+    private PhasorGateway.Settings egressSettings;
+    private PhasorGateway egress;
+
+    /**
+     * Broker, two routers r1 → r2 → the egress gateway's socket, the PMU, and both gateways; with
+     * {@code egressFirst} the control center's gateway starts before the substation's has declared
+     * anything, and waits for the declarations.
+     */
+    private EgressStream network(PmuSimulator sim, int subscribedRate, DeviceTransport transport, boolean egressFirst)
+            throws Exception {
         int p1 = FreeUdpPorts.pick();
         int p2 = FreeUdpPorts.pick();
         int listen = FreeUdpPorts.pick();
@@ -118,24 +127,40 @@ class PhasorPathTest {
         await(() -> leader.control().connected("r1") && leader.control().connected("r2"), "routers connect");
         api = BrokerConnection.connect(URI.create("http://127.0.0.1:" + broker.apiAddress().getPort()));
 
+        List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
+        if (egressFirst) {
+        egressSettings = new PhasorGateway.Settings(null, null, List.of(),
+                new InetSocketAddress("127.0.0.1", listen), List.of(new PhasorGateway.Stream(
+                        EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate).withWaitWindow(WINDOW),
+                        PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0))
+                                .withUdp(new InetSocketAddress("127.0.0.1", 0)),
+                        new PhasorGateway.Subscription("r2", "cc", subscribedRate, BOUND, 1,
+                                ServiceClass.HRT))));
+        egress = PhasorGateway.start(egressSettings, api);
+        open.add(egress);
+            assertEquals(4, egress.subscriptionsWaiting(), "nothing declared yet: the subscriptions wait");
+        }
         PhasorGateway ingest = PhasorGateway.start(new PhasorGateway.Settings(new InetSocketAddress("127.0.0.1", p1), "r1",
                 List.of(new PhasorGateway.Device(DeviceSettings.of("pmu-sim", transport,
                         transport == DeviceTransport.TCP ? sim.server().tcpAddress() : sim.server().udpAddress(),
                         transport == DeviceTransport.TCP ? null : new InetSocketAddress("127.0.0.1", 0), STREAM), "utilityA/sub1", ServiceClass.HRT, BOUND)), null, List.of())
                 .withReporting(GATEWAY, Duration.ofMillis(200)), api);
         open.add(ingest);
-        List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
         await(() -> api.variables().stream().filter(v -> v.name().startsWith("utilityA/sub1/")).count() == 4,
                 "the ingest declares both PMUs' samples and descriptions");
 
-        PhasorGateway egress = PhasorGateway.start(new PhasorGateway.Settings(null, null, List.of(),
+        if (!egressFirst) {
+        egressSettings = new PhasorGateway.Settings(null, null, List.of(),
                 new InetSocketAddress("127.0.0.1", listen), List.of(new PhasorGateway.Stream(
                         EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate).withWaitWindow(WINDOW),
                         PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0))
                                 .withUdp(new InetSocketAddress("127.0.0.1", 0)),
                         new PhasorGateway.Subscription("r2", "cc", subscribedRate, BOUND, 1,
-                                ServiceClass.HRT)))), api);
+                                ServiceClass.HRT))));
+        egress = PhasorGateway.start(egressSettings, api);
         open.add(egress);
+        }
+        await(() -> egress.subscriptionsWaiting() == 0, "every subscription made");
         EgressStream stream = egress.streams().get(0);
         await(() -> stream.served() != null, "the egress learns both descriptions and serves");
         return stream;
@@ -146,7 +171,7 @@ class PhasorPathTest {
         PmuSimSpec spec = spec(30);
         PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0)));
         open.add(sim);
-        EgressStream stream = network(sim, 10, DeviceTransport.TCP);
+        EgressStream stream = network(sim, 10, DeviceTransport.TCP, false);
         ConfigFrame source = PmuSimulator.configFor(spec);
 
         try (Socket tcp = new Socket()) {
@@ -195,7 +220,7 @@ class PhasorPathTest {
         PmuSimSpec spec = spec(30);
         PmuSimulator sim = PmuSimulator.start(spec, PmuServer.Settings.udp(new InetSocketAddress("127.0.0.1", 0)));
         open.add(sim);
-        EgressStream stream = network(sim, 10, DeviceTransport.UDP);
+        EgressStream stream = network(sim, 10, DeviceTransport.UDP, true);
         try (Socket tcp = new Socket()) {
             tcp.connect(stream.server().tcpAddress(), 2_000);
             tcp.setSoTimeout(200);
@@ -238,6 +263,16 @@ class PhasorPathTest {
         assertEquals(0, device.path("timeQuality").path("code").asInt(), "and their clock is locked");
         assertFalse(device.path("counters").has("DATA_STALE"), "no frame dropped as late: " + device);
         assertFalse(device.has("rejects"), "no frame refused: " + device);
+
+        // the control center's gateway restarted: it takes its subscriptions again, it does not make them twice
+        assertEquals(4, api.subscriptions().size(), "two PMUs' samples and descriptions");
+        egress.close();
+        egress = PhasorGateway.start(egressSettings, api);
+        open.add(egress);
+        assertEquals(0, egress.subscriptionsWaiting());
+        assertEquals(4, api.subscriptions().size(), "the same four subscriptions after the restart");
+        EgressStream again = egress.streams().get(0);
+        await(() -> again.served() != null, "the restarted egress serves again");
     }
 
     /**
