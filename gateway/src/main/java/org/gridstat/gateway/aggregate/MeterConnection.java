@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.nio.ByteBuffer;
+import org.gridstat.core.sched.TokenBucket;
 
 /**
  * One meter's TCP connection, run by one event loop: bytes through the decoder, hello to the
@@ -21,7 +22,8 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
     private final MeterServerSettings settings;
     private final MeterCounters counters;
     private final MeterDecoder decoder;
-    private final ReadingAllowance allowance;
+    /** Records a second and their burst: exhausted, the connection is paused (the burst's last record may leave in debt). */
+    private final TokenBucket allowance;
     private final long openedNanos;
     private Channel channel;
     private LoopSweep sweep;
@@ -40,7 +42,7 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
         this.settings = server.settings();
         this.counters = server.counters();
         this.decoder = new MeterDecoder(settings.aheadWindow().toNanos(), settings.behindWindow().toNanos());
-        this.allowance = new ReadingAllowance(settings.readingsPerSecond(), settings.burst(), nowNanos);
+        this.allowance = new TokenBucket(settings.readingsPerSecond(), settings.burst() - 1, nowNanos);
         this.openedNanos = nowNanos;
         this.lastReadNanos = nowNanos;
     }
@@ -88,7 +90,7 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
         boolean stop = false;
         while (!closing) {
             long now = server.mono().nanoTime();
-            if (allowance.exhausted(now)) {
+            if (exhausted(now)) {
                 stop = in.hasRemaining() || decoder.buffered() >= MeterFormat.HELLO_LENGTH;
                 break;
             }
@@ -103,7 +105,7 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
             if (o == DecodeOutcome.NEED_MORE) {
                 break;
             }
-            allowance.spend();
+            allowance.charge(1);
             handle(o);
         }
         if (pending != null) {
@@ -165,7 +167,7 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
         if (closing) {
             return true;
         }
-        if (allowance.exhausted(nowNanos)) {
+        if (exhausted(nowNanos)) {
             return false;
         }
         drain();
@@ -216,5 +218,11 @@ final class MeterConnection extends ChannelInboundHandlerAdapter {
         // a reset by the meter, mostly; the connection ends and channelInactive accounts for it
         MeterServer.LOG.debug("meter connection {}: {}", ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
+    }
+
+    /** Whether a record must wait: the allowance, refilled for the time elapsed, is in debt. */
+    private boolean exhausted(long nowNanos) {
+        allowance.advance(nowNanos);
+        return allowance.inDebt();
     }
 }

@@ -1,6 +1,7 @@
 package org.gridstat.gateway.ingest;
 
 import java.nio.ByteBuffer;
+import org.gridstat.core.sched.TokenBucket;
 import org.gridstat.core.time.Clock;
 import org.gridstat.gateway.c37118.command.CommandFrame;
 import org.gridstat.gateway.c37118.command.CommandFrameCodec;
@@ -70,7 +71,8 @@ public final class DeviceSession {
     private final DeviceCounters counters;
     private final ConfigFrameCodec configCodec = new ConfigFrameCodec();
     private final DataFrameReader reader = new DataFrameReader();
-    private final FrameRateGuard guard = new FrameRateGuard();
+    /** Data frames a second the device may send, in frames: a flood loses its excess. */
+    private TokenBucket guard;
 
     private DeviceState state = DeviceState.DISCONNECTED;
     private ConfigFrame config;
@@ -223,7 +225,8 @@ public final class DeviceSession {
             counters.configuration(firstConfigCount(c), c.pmus().size(), c.dataRate());
             int rate = settings.maxFrameRate() > 0 ? settings.maxFrameRate()
                     : Math.max(10, 2 * framesPerSecond(c.dataRate()));
-            guard.limit(rate, now);
+            // a burst of half a second's frames, at least 5: the last may leave the bucket in debt
+            guard = new TokenBucket(rate, Math.max(5, rate / 2) - 1, now);
         }
         counters.add(DeviceCounter.CONFIG_FRAMES);
         version = c.version();
@@ -254,10 +257,12 @@ public final class DeviceSession {
             counters.reject(r);
             return;
         }
-        if (!guard.admit(now)) {
+        guard.advance(now);
+        if (guard.inDebt()) {
             counters.add(DeviceCounter.DATA_FLOOD);
             return;
         }
+        guard.charge(1);
         long time = reader.soc() * 1_000_000_000L + reader.fractionNanos();
         long clock = epoch.nanos();
         if (time - clock > settings.maxFutureNanos()) {
