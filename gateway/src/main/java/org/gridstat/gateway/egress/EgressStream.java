@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -49,8 +48,9 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
 
     private final EgressSettings settings;
     private final NanoClock mono;
-    private final Map<Long, Integer> sampleSlots = new HashMap<>();
-    private final Map<Long, Integer> descriptionSlots = new HashMap<>();
+    /** Each slot's variable ids, searched in order: a stream has few PMUs, and a boxed map key per event would allocate. */
+    private final long[] sampleIds;
+    private final long[] descriptionIds;
     private final DescriptionAssembler[] assemblers;
     private final ConfigFrame[] descriptions;
     private final PmuSampleView view = new PmuSampleView();
@@ -72,11 +72,13 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
         this.mono = mono;
         int n = settings.pmuVariables().size();
         assemblers = new DescriptionAssembler[n];
+        sampleIds = new long[n];
+        descriptionIds = new long[n];
         descriptions = new ConfigFrame[n];
         for (int s = 0; s < n; s++) {
             String v = settings.pmuVariables().get(s);
-            sampleSlots.put(VariableId.ofName(VariableName.of(v)).value(), s);
-            descriptionSlots.put(VariableId.ofName(VariableName.of(VariableNames.description(v))).value(), s);
+            sampleIds[s] = VariableId.ofName(VariableName.of(v)).value();
+            descriptionIds[s] = VariableId.ofName(VariableName.of(VariableNames.description(v))).value();
             assemblers[s] = new DescriptionAssembler();
         }
         // bound now, so a taken port fails the start; until every description is in it answers no
@@ -125,18 +127,17 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
 
     @Override
     public void onEvent(ReceivedEvent e) {
-        Integer slot = sampleSlots.get(e.variableId());
-        if (slot != null) {
+        long id = e.variableId();
+        int slot = slotOf(sampleIds, id);
+        if (slot >= 0) {
             sample(slot, e);
             return;
         }
-        slot = descriptionSlots.get(e.variableId());
-        if (slot != null) {
+        slot = slotOf(descriptionIds, id);
+        if (slot >= 0) {
             descriptionPart(slot, e);
         }
     }
-
-
 
     private synchronized void sample(int slot, ReceivedEvent e) {
         add(EgressCounter.SAMPLES);
@@ -258,6 +259,15 @@ public final class EgressStream implements StatusEventListener, AutoCloseable {
                 }
             }
         }
+    }
+
+    private static int slotOf(long[] ids, long id) {
+        for (int s = 0; s < ids.length; s++) {
+            if (ids[s] == id) {
+                return s;
+            }
+        }
+        return -1;
     }
 
     private void add(EgressCounter c) {
