@@ -210,7 +210,7 @@ public final class DeviceConnection implements AutoCloseable {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, ByteBuf msg) {
-            framer.accept(msg.nioBuffer());
+            framer.accept(view(msg));
         }
 
         @Override
@@ -239,7 +239,7 @@ public final class DeviceConnection implements AutoCloseable {
                 return;
             }
             ByteBuf content = packet.content();
-            ByteBuffer b = content.nioBuffer();
+            ByteBuffer b = view(content);
             int length = b.remaining();
             int offset = b.position();
             FrameReject r = CommonHeader.check(b, offset, length);
@@ -249,5 +249,10 @@ public final class DeviceConnection implements AutoCloseable {
             }
             session.frame(CommonHeader.type(b, offset), b, offset, length, mono.nanoTime());
         }
+    }
+
+    /** The readable bytes as a ByteBuffer: the buffer's own view when it has one, so a read allocates nothing. */
+    private static ByteBuffer view(ByteBuf b) {
+        return b.nioBufferCount() == 1 ? b.internalNioBuffer(b.readerIndex(), b.readableBytes()) : b.nioBuffer();
     }
 }
