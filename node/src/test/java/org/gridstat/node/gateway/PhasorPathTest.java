@@ -128,7 +128,7 @@ class PhasorPathTest {
         api = BrokerConnection.connect(URI.create("http://127.0.0.1:" + broker.apiAddress().getPort()));
 
         List<String> pmus = List.of("utilityA/sub1/STATION_A", "utilityA/sub1/STATION_B");
-        if (egressFirst) {
+        // the control center's gateway: the two PMUs as stream 7, subscribed at r2's link cc
         egressSettings = new PhasorGateway.Settings(null, null, List.of(),
                 new InetSocketAddress("127.0.0.1", listen), List.of(new PhasorGateway.Stream(
                         EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate).withWaitWindow(WINDOW),
@@ -136,8 +136,9 @@ class PhasorPathTest {
                                 .withUdp(new InetSocketAddress("127.0.0.1", 0)),
                         new PhasorGateway.Subscription("r2", "cc", subscribedRate, BOUND, 1,
                                 ServiceClass.HRT))));
-        egress = PhasorGateway.start(egressSettings, api);
-        open.add(egress);
+        if (egressFirst) {
+            egress = PhasorGateway.start(egressSettings, api);
+            open.add(egress);
             assertEquals(4, egress.subscriptionsWaiting(), "nothing declared yet: the subscriptions wait");
         }
         PhasorGateway ingest = PhasorGateway.start(new PhasorGateway.Settings(new InetSocketAddress("127.0.0.1", p1), "r1",
@@ -150,15 +151,8 @@ class PhasorPathTest {
                 "the ingest declares both PMUs' samples and descriptions");
 
         if (!egressFirst) {
-        egressSettings = new PhasorGateway.Settings(null, null, List.of(),
-                new InetSocketAddress("127.0.0.1", listen), List.of(new PhasorGateway.Stream(
-                        EgressSettings.of("cc", STREAM, pmus).withDataRate(subscribedRate).withWaitWindow(WINDOW),
-                        PmuServer.Settings.tcp(new InetSocketAddress("127.0.0.1", 0))
-                                .withUdp(new InetSocketAddress("127.0.0.1", 0)),
-                        new PhasorGateway.Subscription("r2", "cc", subscribedRate, BOUND, 1,
-                                ServiceClass.HRT))));
-        egress = PhasorGateway.start(egressSettings, api);
-        open.add(egress);
+            egress = PhasorGateway.start(egressSettings, api);
+            open.add(egress);
         }
         await(() -> egress.subscriptionsWaiting() == 0, "every subscription made");
         EgressStream stream = egress.streams().get(0);
