@@ -10,7 +10,7 @@ package org.gridstat.rpc.transport;
 public record Redundancy(int paths, int copies, long spacingNanos, int retries) {
     public static final int MAX_PATHS = 8;
     public static final int MAX_COPIES = 16;
-    public static final int MAX_RETRIES = 16;
+    public static final int MAX_RETRIES = 255;
     /** Spacing travels in units of this on the wire. */
     public static final long SPACING_UNIT_NANOS = 100_000;
     public static final long MAX_SPACING_NANOS = 0xFFFFL * SPACING_UNIT_NANOS;

@@ -167,7 +167,7 @@ class TwoWayEndpointTest {
         assertThrows(IllegalArgumentException.class, () -> new Redundancy(1, 17, MS, 0));
         assertThrows(IllegalArgumentException.class, () -> new Redundancy(1, 2, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new Redundancy(1, 2, 150_000, 0));
-        assertThrows(IllegalArgumentException.class, () -> new Redundancy(1, 1, 0, 17));
+        assertThrows(IllegalArgumentException.class, () -> new Redundancy(1, 1, 0, 256));
         assertEquals(2 * (BOUND + 3 * 2 * MS), new Redundancy(1, 4, 2 * MS, 0).timeoutNanos(BOUND));
     }
 }
