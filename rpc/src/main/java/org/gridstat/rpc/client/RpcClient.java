@@ -36,8 +36,10 @@ public final class RpcClient {
     public RpcClient(TwoWayEndpoint endpoint, Timers timers, long session, String caller) {
         this.endpoint = Objects.requireNonNull(endpoint);
         this.timers = Objects.requireNonNull(timers);
-        if (caller == null || caller.isBlank()) {
-            throw new IllegalArgumentException("a client names its caller");
+        if (caller == null || caller.isBlank()
+                || caller.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > RpcCodec.MAX_CALLER_BYTES) {
+            throw new IllegalArgumentException("a client names its caller in 1.." + RpcCodec.MAX_CALLER_BYTES
+                    + " bytes of UTF-8, got '" + caller + "'");
         }
         this.session = session;
         this.caller = caller;
@@ -62,7 +64,6 @@ public final class RpcClient {
         byte[] request = RpcCodec.encode(new RpcMessage.Request(session, id, timers.epochNanos() + policy.deadlineNanos(),
                 policy.redundancy().retries(), caller, operation, arguments));
         Pending p = new Pending(new Call(id), timers.nowNanos());
-        calls.put(id, p);
         p.messageId = endpoint.send(request, policy.redundancy(), true, (messageId, delivery, attempts) -> {
             p.attempts = attempts;
             if (delivery == Delivery.UNKNOWN) {
@@ -71,6 +72,7 @@ public final class RpcClient {
             }
         });
         p.attempts = 1;
+        calls.put(id, p); // only once sent: a refused send leaves nothing behind
         p.deadline = timers.after(policy.deadlineNanos(), () -> {
             if (!p.call.result().isDone()) {
                 p.attempts = Math.max(p.attempts, endpoint.tries(p.messageId));

@@ -229,11 +229,16 @@ public final class RpcServer {
     }
 
     private void sendPost(TwoWayEndpoint endpoint, byte[] post, Redundancy tried) {
-        endpoint.send(post, tried, true, (id, delivery, attempts) -> {
-            if (delivery == org.gridstat.rpc.transport.Delivery.UNKNOWN) {
-                postsUnacknowledged++;
-            }
-        });
+        try {
+            endpoint.send(post, tried, true, (id, delivery, attempts) -> {
+                if (delivery == org.gridstat.rpc.transport.Delivery.UNKNOWN) {
+                    postsUnacknowledged++;
+                }
+            });
+        } catch (IllegalStateException full) { // the connection awaits too many acknowledgements: a retry replays it
+            postsUnacknowledged++;
+            LOG.warn("post-condition report not sent: {}", full.getMessage());
+        }
     }
 
     private void replay(TwoWayEndpoint endpoint, Inbound m, RecentRequests.Entry e, RpcMessage.Request r) {

@@ -325,4 +325,26 @@ class RpcCallTest {
         assertEquals(ReplyCode.INTERRUPTED, c.result().join().code());
         assertTrue(f.opened.isEmpty());
     }
+
+    @Test
+    void aCallTheConnectionCannotTakeLeavesNothingBehind() {
+        RpcFixture f = closedBreaker();
+        f.net.drop(s -> true);
+        for (int i = 0; i < org.gridstat.rpc.transport.TwoWayEndpoint.MAX_PENDING; i++) {
+            f.clientEnd.send(new byte[1], Redundancy.NONE.withRetries(1), true, null);
+        }
+        assertThrows(IllegalStateException.class, () -> f.call("open", List.of(1L), policy(1, 0)));
+        assertEquals(0, f.client.outstanding());
+        f.timers.drain();
+        assertEquals(0, f.client.outstanding());
+    }
+
+    @Test
+    void aClientNamesItsCallerWithinWhatARequestCarries() {
+        RpcFixture f = closedBreaker();
+        assertThrows(IllegalArgumentException.class, () -> new RpcClient(f.clientEnd, f.timers, 1, "x".repeat(65)));
+        assertThrows(IllegalArgumentException.class, () -> new RpcClient(f.clientEnd, f.timers, 1, " "));
+        assertThrows(IllegalArgumentException.class, () -> f.call("no such name", List.of(), policy(1, 0)));
+        assertEquals(0, f.client.outstanding());
+    }
 }
