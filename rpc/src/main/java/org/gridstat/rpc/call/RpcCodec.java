@@ -57,6 +57,24 @@ public final class RpcCodec {
     }
 
     /**
+     * Why {@code value} cannot travel as an argument or a result, or {@code null} if it can: it
+     * must be a Long, Double, Boolean or String, a String of at most {@link #MAX_TEXT_BYTES} bytes
+     * of UTF-8.
+     */
+    public static String unfit(Object value) {
+        if (ParamType.of(value) == null) {
+            return "a " + (value == null ? "null" : value.getClass().getName()) + ", not a Long, Double, Boolean or String";
+        }
+        if (value instanceof String s) {
+            int n = s.getBytes(StandardCharsets.UTF_8).length;
+            if (n > MAX_TEXT_BYTES) {
+                return "a text of " + n + " bytes of UTF-8, at most " + MAX_TEXT_BYTES + " travel";
+            }
+        }
+        return null;
+    }
+
+    /**
      * @throws IllegalArgumentException if a field is out of range (too long, an argument of no
      *                                  supported type); what encodes also decodes
      */

@@ -186,8 +186,10 @@ public final class RpcServer {
             String detail = "";
             try {
                 value = op.actuator().invoke(r.arguments());
-                if (value != null && org.gridstat.rpc.call.ParamType.of(value) == null) {
-                    LOG.warn("operation {} returned a {}, which no reply carries", op.name(), value.getClass().getName());
+                String unfit = value == null ? null : RpcCodec.unfit(value);
+                if (unfit != null) { // it ran: the reply says so, without the result it cannot carry
+                    LOG.warn("operation {} returned {}, which no reply carries", op.name(), unfit);
+                    detail = "the result is not sent: " + op.name() + " returned " + unfit;
                     value = null;
                 }
             } catch (Exception e) {

@@ -347,4 +347,24 @@ class RpcCallTest {
         assertThrows(IllegalArgumentException.class, () -> f.call("no such name", List.of(), policy(1, 0)));
         assertEquals(0, f.client.outstanding());
     }
+
+    @Test
+    void aResultNoReplyCanCarryIsDroppedNamedAndTheRetryGetsTheSameAnswer() {
+        RpcFixture f = new RpcFixture(OPERATOR, null, null);
+        f.server.export(Operation.of("open", List.of(ParamType.INTEGER), args -> {
+            f.opened.add(args);
+            return "y".repeat(RpcCodec.MAX_TEXT_BYTES + 1); // a text value longer than a reply carries
+        }));
+        // the first reply lost: the retry must be answered from memory, the same way
+        f.net.drop(s -> !s.fromClient() && s.kind() == FrameKind.DATA && s.at() < 10 * MS);
+        Call c = f.call("open", List.of(1L), policy(1, 2));
+        assertDoesNotThrow(() -> f.timers.drain(), "nothing escapes the endpoint's receive");
+        CallResult r = c.result().join();
+        assertEquals(CallOutcome.SUCCESS, r.outcome());
+        assertNull(r.value());
+        assertTrue(r.detail().contains("257 bytes"), r.detail());
+        assertEquals(2, r.attempts());
+        assertEquals(1, f.opened.size());
+        assertEquals(1, f.server.replays());
+    }
 }
