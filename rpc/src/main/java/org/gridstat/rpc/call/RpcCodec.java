@@ -79,7 +79,7 @@ public final class RpcCodec {
      *                                  supported type); what encodes also decodes
      */
     public static byte[] encode(RpcMessage m) {
-        ByteBuffer b = ByteBuffer.allocate(1400);
+        ByteBuffer b = ByteBuffer.allocate(org.gridstat.rpc.transport.TransportFrame.MAX_PAYLOAD); // what one frame carries
         try {
             if (m instanceof RpcMessage.Request r) {
                 if (!validOperation(r.operation())) {
@@ -169,6 +169,9 @@ public final class RpcCodec {
     public static Decoded decode(byte[] in, int offset, int length) {
         if (length < ID_BYTES) {
             return new Decoded(null, "shorter than a message's ids (" + length + " bytes)", 0, 0, 0);
+        }
+        if (length > org.gridstat.rpc.transport.TransportFrame.MAX_PAYLOAD) { // what decodes also encodes
+            return new Decoded(null, length + " bytes, longer than one frame carries", 0, 0, 0);
         }
         ByteBuffer b = ByteBuffer.wrap(in, offset, length);
         int type = b.get() & 0xFF;

@@ -367,4 +367,17 @@ class RpcCallTest {
         assertEquals(1, f.opened.size());
         assertEquals(1, f.server.replays());
     }
+
+    @Test
+    void aRequestTooLongForOneFrameIsRefusedByTheCallAndLeavesNothingBehind() {
+        RpcFixture f = closedBreaker();
+        // 43 bytes of ids, deadline, names and count, then five texts of 256 bytes and one of 50:
+        // 1,391 bytes, above the 1,388 a frame carries
+        List<Object> args = new java.util.ArrayList<>(java.util.Collections.nCopies(5, "z".repeat(256)));
+        args.add("z".repeat(50));
+        assertThrows(IllegalArgumentException.class, () -> f.call("open", args, policy(1, 2)));
+        assertEquals(0, f.clientEnd.pending(), "the connection awaits no acknowledgement of it");
+        assertEquals(0, f.client.outstanding());
+        assertTrue(f.net.sent.isEmpty());
+    }
 }
