@@ -380,4 +380,33 @@ class RpcCallTest {
         assertEquals(0, f.client.outstanding());
         assertTrue(f.net.sent.isEmpty());
     }
+
+    private static boolean isExecutedReply(byte[] frame) {
+        TransportFrame t = new TransportFrame();
+        t.decode(frame, 0, frame.length);
+        RpcCodec.Decoded d = RpcCodec.decode(t.bytes(), t.payloadOffset(), t.payloadLength());
+        return d.ok() && d.message() instanceof RpcMessage.Reply r && r.code() == ReplyCode.EXECUTED;
+    }
+
+    @Test
+    void aRetryTheServerNoLongerRemembersEndsUnknownNotRefusedForItMayHaveRun() {
+        RpcFixture f = new RpcFixture(OPERATOR, null, null);
+        f.server.export(Operation.of("open", List.of(ParamType.INTEGER), args -> {
+            f.opened.add(args);
+            return null;
+        }));
+        f.net.drop(s -> !s.fromClient() && s.kind() == FrameKind.DATA && isExecutedReply(s.frame())); // it ran; no reply says so
+        Call c = f.call("open", List.of(1L), new CallPolicy(new Redundancy(1, 1, 0, 255), 5000 * MS, 10_000 * MS));
+        // the server's epoch clock runs 2 s ahead of the client's: it remembers the request until
+        // its deadline by its own clock (3 s) and a grace (1 s), while the client retries for 5 s
+        f.timers.advance(MS);
+        f.timers.stepEpoch(2000 * MS);
+        f.timers.drain();
+        assertEquals(1, f.opened.size());
+        CallResult r = c.result().join();
+        assertEquals(ReplyCode.TOO_OLD, r.code());
+        assertEquals(CallOutcome.UNKNOWN_DELIVERY, r.outcome(), "TOO_OLD says it may have run, never that it did not");
+        assertFalse(ReplyCode.TOO_OLD.refusal());
+        assertEquals(PostOutcome.UNKNOWN, c.postcondition().join().outcome(), "whether a report was due is not known either");
+    }
 }
