@@ -1,6 +1,8 @@
 package org.gridstat.rpc.server;
 
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the caller's permission for the operation ({@link Authorisation}), before anything else;
  *   <li>unknown operation; arguments not matching its parameters;
  *   <li>a try of a request it remembers: its reply (and post-condition report) replayed, nothing run;
+ *       the same id carrying other bytes is answered {@link ReplyCode#MALFORMED};
  *   <li>a request of its session older than it remembers: refused, never run;
  *   <li>late (its deadline passed) or too far ahead (beyond the window it is remembered for); busy;
  *   <li>written down ({@link RequestLog}, durably) and remembered, then the pre-condition:
@@ -51,6 +54,7 @@ public final class RpcServer {
     private final Map<String, Operation> operations = new LinkedHashMap<>();
     private final EnumMap<ReplyCode, Long> replies = new EnumMap<>(ReplyCode.class);
     private final Map<String, Long> executions = new LinkedHashMap<>();
+    private final MessageDigest sha256;
     private long replays;
     private long droppedUnreadable;
     private long postsHeld;
@@ -65,6 +69,11 @@ public final class RpcServer {
         this.log = log == null ? RequestLog.NONE : log;
         this.settings = settings == null ? ServerSettings.DEFAULT : settings;
         this.recent = new RecentRequests(this.settings.maxRequests(), this.settings.maxSessions(), this.settings.windowNanos());
+        try {
+            this.sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     /**
@@ -132,9 +141,17 @@ public final class RpcServer {
         }
         long now = timers.nowNanos();
         long epoch = timers.epochNanos();
+        byte[] digest = digest(m);
         switch (recent.admit(r.session(), r.requestId(), now)) {
             case KNOWN -> {
-                replay(endpoint, m, recent.find(r.session(), r.requestId()), r);
+                RecentRequests.Entry known = recent.find(r.session(), r.requestId());
+                if (known.request != null && !MessageDigest.isEqual(known.request, digest)) {
+                    // the id is the session's, the request another: its reply is not this one's to have
+                    refuse(endpoint, m, r, ReplyCode.MALFORMED, "request " + r.requestId() + " of this session is another"
+                            + " request already; a session never uses an id twice");
+                    return;
+                }
+                replay(endpoint, m, known, r);
                 return;
             }
             case TOO_OLD -> {
@@ -173,6 +190,7 @@ public final class RpcServer {
             return;
         }
         RecentRequests.Entry entry = recent.add(r.session(), r.requestId(), now + keep);
+        entry.request = digest;
         Verdict pre = op.precondition().evaluate(status, epoch);
         RpcMessage.Reply reply;
         boolean ran = false;
@@ -210,6 +228,12 @@ public final class RpcServer {
         if (ran && reply.code() == ReplyCode.EXECUTED && op.checksPostcondition()) {
             timers.after(op.settleNanos(), () -> checkPostcondition(endpoint, op, entry, tried));
         }
+    }
+
+    /** The digest of a request's bytes: every try of it repeats them exactly. */
+    private byte[] digest(Inbound m) {
+        sha256.update(m.bytes(), m.payloadOffset(), m.payloadLength());
+        return sha256.digest();
     }
 
     private void checkPostcondition(TwoWayEndpoint endpoint, Operation op, RecentRequests.Entry entry, Redundancy tried) {

@@ -409,4 +409,24 @@ class RpcCallTest {
         assertFalse(ReplyCode.TOO_OLD.refusal());
         assertEquals(PostOutcome.UNKNOWN, c.postcondition().join().outcome(), "whether a report was due is not known either");
     }
+
+    @Test
+    void aRequestIdUsedAgainForAnotherRequestIsNotAnsweredWithTheFirstOnesReply() {
+        RpcFixture f = closedBreaker();
+        Call first = f.call("open", List.of(1L), policy(1, 0));
+        f.timers.advance(50 * MS);
+        assertEquals("opened 1", first.result().join().value());
+        // a client restarted with its predecessor's session numbers its requests from 1 again
+        RpcClient again = new RpcClient(f.clientEnd, f.timers, f.client.session(), "operator1");
+        f.status.update(STATE, 1, f.timers.epochNanos()); // closed again
+        Call second = again.call("open", List.of(2L), policy(1, 0));
+        f.timers.drain();
+        CallResult r = second.result().join();
+        assertNotEquals("opened 1", r.value(), "another request's reply is not this one's");
+        assertEquals(CallOutcome.REFUSED, r.outcome());
+        assertEquals(ReplyCode.MALFORMED, r.code());
+        assertTrue(r.detail().contains("another request"), r.detail());
+        assertEquals(List.of(List.of(1L)), f.opened);
+        assertEquals(0, f.server.replays());
+    }
 }
