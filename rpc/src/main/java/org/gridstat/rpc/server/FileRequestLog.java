@@ -151,9 +151,19 @@ public final class FileRequestLog implements RequestLog {
         }
     }
 
+    /**
+     * @throws IOException also when the log holds the request already (a server started on the log
+     *                     without {@link #restore}, or a replay the server no longer remembers): it
+     *                     may have run, and is not accepted again
+     */
     @Override
     public void accepted(long session, long requestId, long expiresEpochNanos) throws IOException {
-        live.put(new Key(session, requestId), new Entry(session, requestId, expiresEpochNanos, null, null));
+        Key k = new Key(session, requestId);
+        if (live.containsKey(k)) {
+            throw new IOException("request " + requestId + " of session " + Long.toHexString(session)
+                    + " was accepted before (was the log restored?); it is not accepted again");
+        }
+        live.put(k, new Entry(session, requestId, expiresEpochNanos, null, null));
         append(ACCEPTED, session, requestId, expiresEpochNanos, null);
     }
 

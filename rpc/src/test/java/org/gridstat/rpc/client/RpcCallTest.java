@@ -429,4 +429,25 @@ class RpcCallTest {
         assertEquals(List.of(List.of(1L)), f.opened);
         assertEquals(0, f.server.replays());
     }
+
+    @Test
+    void aServerStartedOnItsLogWithoutRestoringItRunsNothingTheLogHolds(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("requests.log");
+        RpcFixture f = new RpcFixture(OPERATOR, null, null);
+        FileRequestLog log = FileRequestLog.open(file, f.timers::epochNanos);
+        log.restore(f.timers.epochNanos());
+        log.accepted(77, 1, f.timers.epochNanos() + 10_000 * MS); // ran before the crash
+        log.close();
+        // restarted on the same log, but restore() was forgotten
+        f.server = new org.gridstat.rpc.server.RpcServer(f.timers, f.status, OPERATOR,
+                FileRequestLog.open(file, f.timers::epochNanos), null);
+        f.serverEnd.inbox(f.server.inboxFor(f.serverEnd));
+        exportBreaker(f);
+        f.status.update(STATE, 1, f.timers.epochNanos());
+        Call c = f.call("open", List.of(1L), policy(1, 0)); // the client's first request id is 1
+        f.timers.drain();
+        assertTrue(f.opened.isEmpty(), "the log says request 1 was accepted before");
+        assertEquals(ReplyCode.BUSY, c.result().join().code());
+        assertEquals(1, f.server.logFailures());
+    }
 }
