@@ -164,7 +164,12 @@ public final class FileRequestLog implements RequestLog {
                     + " was accepted before (was the log restored?); it is not accepted again");
         }
         live.put(k, new Entry(session, requestId, expiresEpochNanos, null, null));
-        append(ACCEPTED, session, requestId, expiresEpochNanos, null);
+        try {
+            append(ACCEPTED, session, requestId, expiresEpochNanos, null);
+        } catch (IOException e) {
+            live.remove(k); // refused, so never run: a retry may be accepted
+            throw e;
+        }
     }
 
     @Override
