@@ -56,9 +56,28 @@ class FileRequestLogTest {
             List<RequestLog.Entry> back = FileRequestLog.readBack(file);
             assertEquals(List.of(1L, 2L), ids(back), "cut " + cut);
         }
+        byte[] torn = b.clone();
+        torn[b.length - 10] ^= 1; // the last record at its full length, its bytes not all written
+        Files.write(file, torn);
+        assertEquals(List.of(1L, 2L), ids(FileRequestLog.readBack(file)));
         byte[] zeros = java.util.Arrays.copyOf(b, b.length + 40); // a tail the file system left zeroed
         Files.write(file, zeros);
         assertEquals(List.of(1L, 2L, 3L), ids(FileRequestLog.readBack(file)));
+    }
+
+    @Test
+    void aDamagedRecordBeforeTheEndStopsTheOpeningRatherThanForgetWhatFollows() throws IOException {
+        Path file = threeRequests();
+        byte[] good = Files.readAllBytes(file);
+        int s = (int) second;
+        for (int at : new int[] {s, s + 1, s + 12, s + 20}) { // its kind, session, id, expiry
+            byte[] bad = good.clone();
+            bad[at] ^= 0x40;
+            Files.write(file, bad);
+            IOException e = assertThrows(IOException.class, () -> FileRequestLog.open(file, () -> NOW),
+                    "a flipped bit at byte " + at + " must not silently drop or alter requests");
+            assertTrue(e.getMessage().contains("corrupt"), e.getMessage());
+        }
     }
 
     @Test
