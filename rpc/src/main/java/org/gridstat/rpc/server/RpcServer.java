@@ -191,7 +191,8 @@ public final class RpcServer {
         }
         RecentRequests.Entry entry = recent.add(r.session(), r.requestId(), now + keep);
         entry.request = digest;
-        Verdict pre = op.precondition().evaluate(status, epoch);
+        // judged on the clock of now, not of the request's arrival: forcing the log to disk takes time
+        Verdict pre = op.precondition().evaluate(status, timers.epochNanos());
         RpcMessage.Reply reply;
         boolean ran = false;
         if (!pre.holds()) {

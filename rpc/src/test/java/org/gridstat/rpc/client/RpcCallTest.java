@@ -450,4 +450,40 @@ class RpcCallTest {
         assertEquals(ReplyCode.BUSY, c.result().join().code());
         assertEquals(1, f.server.logFailures());
     }
+
+    @Test
+    void theFreshnessOfThePreconditionIsJudgedWhenItIsEvaluatedAfterTheLogIsWritten() {
+        RpcFixture[] box = new RpcFixture[1];
+        RequestLog slowDisk = new RequestLog() { // forcing the record to disk takes 500 ms
+            @Override
+            public void accepted(long session, long requestId, long expiresEpochNanos) {
+                box[0].timers.stepEpoch(500 * MS);
+            }
+
+            @Override
+            public void answered(long session, long requestId, byte[] reply) {
+            }
+
+            @Override
+            public void posted(long session, long requestId, byte[] post) {
+            }
+
+            @Override
+            public List<Entry> restore(long nowEpochNanos) {
+                return List.of();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RpcFixture f = fixture(slowDisk, null);
+        box[0] = f;
+        f.status.update(STATE, 1, f.timers.epochNanos() - 600 * MS); // 606 ms old on arrival, 1.1 s when judged
+        Call c = f.call("open", List.of(1L), policy(1, 0));
+        f.timers.drain();
+        assertEquals(CallOutcome.PRECONDITION_FAILED, c.result().join().outcome());
+        assertTrue(c.result().join().detail().contains("1.106 s old"), c.result().join().detail());
+        assertTrue(f.opened.isEmpty());
+    }
 }
