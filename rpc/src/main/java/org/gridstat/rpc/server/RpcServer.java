@@ -124,7 +124,15 @@ public final class RpcServer {
     }
 
     private void handle(TwoWayEndpoint endpoint, Inbound m, RpcMessage.Request r) {
-        if (!authorisation.permits(r.caller(), r.operation())) {
+        boolean permitted;
+        try {
+            permitted = authorisation.permits(r.caller(), r.operation());
+        } catch (RuntimeException e) { // a policy that cannot answer permits nothing
+            LOG.error("authorisation of {} for {} failed: {}", r.caller(), r.operation(), e.toString());
+            refuse(endpoint, m, r, ReplyCode.UNAUTHORISED, "the authorisation check failed: " + e.getMessage());
+            return;
+        }
+        if (!permitted) {
             refuse(endpoint, m, r, ReplyCode.UNAUTHORISED, r.caller() + " may not call " + r.operation());
             return;
         }
@@ -183,7 +191,7 @@ public final class RpcServer {
         long keep = Math.max(left, postSpan) + settings.graceNanos();
         try {
             log.accepted(r.session(), r.requestId(), epoch + keep);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; request {} of {} not run", e.toString(), r.requestId(), r.caller());
             refuse(endpoint, m, r, ReplyCode.BUSY, "the server cannot write its request log");
@@ -222,7 +230,7 @@ public final class RpcServer {
         entry.reply = answer(endpoint, m, reply, tried);
         try {
             log.answered(r.session(), r.requestId(), entry.reply);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; the reply to request {} will not survive a restart", e.toString(), r.requestId());
         }
@@ -247,7 +255,7 @@ public final class RpcServer {
         entry.post = RpcCodec.encode(new RpcMessage.Post(entry.session, entry.requestId, post.holds(), post.explanation()));
         try {
             log.posted(entry.session, entry.requestId, entry.post);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; the post-condition report of request {} will not survive a restart", e.toString(),
                     entry.requestId);

@@ -486,4 +486,46 @@ class RpcCallTest {
         assertTrue(c.result().join().detail().contains("1.106 s old"), c.result().join().detail());
         assertTrue(f.opened.isEmpty());
     }
+
+    @Test
+    void anAuthorisationOrRequestLogThatThrowsRefusesTheCallAndKillsNothing() {
+        RpcFixture f = new RpcFixture((caller, op) -> {
+            if (op.equals("close")) {
+                throw new IllegalStateException("directory unreachable");
+            }
+            return true;
+        }, new RequestLog() {
+            @Override
+            public void accepted(long session, long requestId, long expiresEpochNanos) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("disk gone"));
+            }
+
+            @Override
+            public void answered(long session, long requestId, byte[] reply) {
+            }
+
+            @Override
+            public void posted(long session, long requestId, byte[] post) {
+            }
+
+            @Override
+            public List<Entry> restore(long nowEpochNanos) {
+                return List.of();
+            }
+
+            @Override
+            public void close() {
+            }
+        }, null);
+        exportBreaker(f);
+        f.status.update(STATE, 1, f.timers.epochNanos());
+        Call close = f.call("close", List.of(), policy(1, 0));
+        Call open = f.call("open", List.of(1L), policy(1, 0));
+        assertDoesNotThrow(() -> f.timers.drain(), "nothing escapes the endpoint's receive");
+        assertEquals(ReplyCode.UNAUTHORISED, close.result().join().code(), "an authorisation that cannot answer refuses");
+        assertTrue(close.result().join().detail().contains("directory unreachable"), close.result().join().detail());
+        assertEquals(ReplyCode.BUSY, open.result().join().code());
+        assertEquals(1, f.server.logFailures());
+        assertTrue(f.opened.isEmpty());
+    }
 }
