@@ -35,9 +35,13 @@ public enum ReplyCode {
         return description;
     }
 
-    /** Whether the server refused the request before running anything. */
+    /**
+     * Whether the server refused the request before running anything. Not {@link #TOO_OLD}: that
+     * try ran nothing, but an earlier one may have.
+     */
     public boolean refusal() {
-        return this != EXECUTED && this != PRECONDITION_FAILED && this != ACTUATOR_FAILED && this != INTERRUPTED;
+        return this != EXECUTED && this != PRECONDITION_FAILED && this != ACTUATOR_FAILED && this != INTERRUPTED
+                && this != TOO_OLD;
     }
 
     static ReplyCode of(int code) {

@@ -57,11 +57,29 @@ public final class RpcCodec {
     }
 
     /**
+     * Why {@code value} cannot travel as an argument or a result, or {@code null} if it can: it
+     * must be a Long, Double, Boolean or String, a String of at most {@link #MAX_TEXT_BYTES} bytes
+     * of UTF-8.
+     */
+    public static String unfit(Object value) {
+        if (ParamType.of(value) == null) {
+            return "a " + (value == null ? "null" : value.getClass().getName()) + ", not a Long, Double, Boolean or String";
+        }
+        if (value instanceof String s) {
+            int n = s.getBytes(StandardCharsets.UTF_8).length;
+            if (n > MAX_TEXT_BYTES) {
+                return "a text of " + n + " bytes of UTF-8, at most " + MAX_TEXT_BYTES + " travel";
+            }
+        }
+        return null;
+    }
+
+    /**
      * @throws IllegalArgumentException if a field is out of range (too long, an argument of no
      *                                  supported type); what encodes also decodes
      */
     public static byte[] encode(RpcMessage m) {
-        ByteBuffer b = ByteBuffer.allocate(1400);
+        ByteBuffer b = ByteBuffer.allocate(org.gridstat.rpc.transport.TransportFrame.MAX_PAYLOAD); // what one frame carries
         try {
             if (m instanceof RpcMessage.Request r) {
                 if (!validOperation(r.operation())) {
@@ -151,6 +169,9 @@ public final class RpcCodec {
     public static Decoded decode(byte[] in, int offset, int length) {
         if (length < ID_BYTES) {
             return new Decoded(null, "shorter than a message's ids (" + length + " bytes)", 0, 0, 0);
+        }
+        if (length > org.gridstat.rpc.transport.TransportFrame.MAX_PAYLOAD) { // what decodes also encodes
+            return new Decoded(null, length + " bytes, longer than one frame carries", 0, 0, 0);
         }
         ByteBuffer b = ByteBuffer.wrap(in, offset, length);
         int type = b.get() & 0xFF;

@@ -17,6 +17,9 @@ public enum CallOutcome {
     ACTUATOR_FAILED,
     /** The call's deadline passed before any answer, with tries still allowed. */
     TIMEOUT,
-    /** Every try timed out unanswered: the request may or may not have run (at most once). */
+    /**
+     * Every try timed out unanswered, or the server answered {@code TOO_OLD} (it no longer
+     * remembers the request): the request may or may not have run (at most once).
+     */
     UNKNOWN_DELIVERY
 }

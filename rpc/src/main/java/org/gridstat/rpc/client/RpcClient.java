@@ -109,10 +109,12 @@ public final class RpcClient {
                 case EXECUTED -> CallOutcome.SUCCESS;
                 case PRECONDITION_FAILED -> CallOutcome.PRECONDITION_FAILED;
                 case ACTUATOR_FAILED, INTERRUPTED -> CallOutcome.ACTUATOR_FAILED;
+                // the server forgot the request: an earlier try may have run it, so this is no refusal
+                case TOO_OLD -> CallOutcome.UNKNOWN_DELIVERY;
                 default -> CallOutcome.REFUSED;
             };
             end(p, new CallResult(outcome, r.code(), r.value(), r.detail(), p.attempts, elapsed));
-            if (r.postDueNanos() < 0) {
+            if (r.postDueNanos() < 0 && r.code() != ReplyCode.TOO_OLD) { // after TOO_OLD a report may still come
                 post(p, new PostResult(PostOutcome.NOT_CHECKED, r.code() == ReplyCode.EXECUTED
                         ? "the operation has no post-condition" : "the actuator did not run"));
             }

@@ -1,7 +1,6 @@
 package org.gridstat.rpc.server;
 
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -14,12 +13,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
+import org.gridstat.rpc.transport.TransportFrame;
 
 /**
  * A {@link RequestLog} in one append-only file, forced to the disk after each record:
  * {@code u8 kind (1 accepted, 2 reply, 3 post) · u64 session · u64 request id ·} then for
- * accepted {@code i64 expiry (epoch ns)}, else {@code u16 length · bytes}. A record cut short by a
- * crash is ignored (its request never ran: the actuator runs only after its record is on disk).
+ * accepted {@code i64 expiry (epoch ns)}, else {@code u16 length · bytes}, then the CRC-32C of the
+ * record's bytes before it. A last record cut short or torn by a crash (or a zeroed tail) is
+ * ignored (its request never ran: the actuator runs only after its record is on disk); a record
+ * damaged before the end makes {@link #open} fail, since the requests after it may have run.
  * Opening restores the entries and rewrites the file with the live ones only; after
  * {@link #COMPACT_AFTER} records it is rewritten again. Single-threaded (the server's thread).
  */
@@ -29,6 +32,7 @@ public final class FileRequestLog implements RequestLog {
     private static final int ACCEPTED = 1;
     private static final int REPLY = 2;
     private static final int POST = 3;
+    private static final int CRC_BYTES = 4;
 
     private final Path file;
     private final java.util.function.LongSupplier epochClock;
@@ -48,6 +52,8 @@ public final class FileRequestLog implements RequestLog {
      * Opens (creating) the log at {@code file}; call {@link #restore} next.
      *
      * @param epochClock tells which entries have expired when the file is rewritten
+     * @throws IOException also when a record before the end of the file is damaged: the server
+     *                     must not start on a log it cannot trust
      */
     public static FileRequestLog open(Path file, java.util.function.LongSupplier epochClock) throws IOException {
         FileRequestLog log = new FileRequestLog(file, epochClock);
@@ -61,37 +67,80 @@ public final class FileRequestLog implements RequestLog {
     }
 
     private void read() throws IOException {
+        long size = Files.size(file);
+        CRC32C crc = new CRC32C();
         try (InputStream raw = Files.newInputStream(file);
              DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw))) {
-            while (true) {
-                int kind;
-                try {
-                    kind = in.readUnsignedByte();
-                } catch (EOFException end) {
-                    return;
-                }
-                try {
-                    long session = in.readLong();
-                    long id = in.readLong();
-                    Key k = new Key(session, id);
-                    if (kind == ACCEPTED) {
-                        live.put(k, new Entry(session, id, in.readLong(), null, null));
-                    } else if (kind == REPLY || kind == POST) {
-                        byte[] bytes = new byte[in.readUnsignedShort()];
-                        in.readFully(bytes);
-                        Entry e = live.get(k);
-                        if (e != null) {
-                            live.put(k, kind == REPLY ? new Entry(session, id, e.expiresEpochNanos(), bytes, e.post())
-                                    : new Entry(session, id, e.expiresEpochNanos(), e.reply(), bytes));
-                        }
-                    } else {
-                        return; // not ours past here: what came before stands
+            long at = 0;
+            while (at < size) {
+                int kind = in.readUnsignedByte();
+                int head = kind == ACCEPTED ? 24 : kind == REPLY || kind == POST ? 18 : -1;
+                if (head < 0) {
+                    if (kind == 0 && zerosToTheEnd(in)) {
+                        return; // a tail the file system left zeroed when a crash cut the last record
                     }
-                } catch (EOFException cut) {
+                    throw corrupt(at, "unknown record kind " + kind);
+                }
+                if (size - at < 1 + head) {
                     return; // the last record was cut short by a crash
+                }
+                byte[] record = new byte[1 + head];
+                record[0] = (byte) kind;
+                in.readFully(record, 1, head);
+                ByteBuffer b = ByteBuffer.wrap(record, 1, head);
+                long session = b.getLong();
+                long id = b.getLong();
+                long expiry = kind == ACCEPTED ? b.getLong() : 0;
+                byte[] bytes = kind == ACCEPTED ? null : new byte[b.getShort() & 0xFFFF];
+                if (bytes != null && bytes.length > TransportFrame.MAX_PAYLOAD) {
+                    throw corrupt(at, "a message of " + bytes.length + " bytes");
+                }
+                long length = record.length + (bytes == null ? 0 : bytes.length) + CRC_BYTES;
+                if (size - at < length) {
+                    return; // the last record was cut short by a crash
+                }
+                if (bytes != null) {
+                    in.readFully(bytes);
+                }
+                int stored = in.readInt();
+                crc.reset();
+                crc.update(record);
+                if (bytes != null) {
+                    crc.update(bytes);
+                }
+                if ((int) crc.getValue() != stored) {
+                    if (at + length == size) {
+                        return; // the last record, torn by a crash: its request never ran, or its reply is lost
+                    }
+                    throw corrupt(at, "checksum mismatch");
+                }
+                at += length;
+                Key k = new Key(session, id);
+                Entry e = live.get(k);
+                if (kind == ACCEPTED) {
+                    live.put(k, new Entry(session, id, expiry, null, null));
+                } else if (e != null) {
+                    live.put(k, kind == REPLY ? new Entry(session, id, e.expiresEpochNanos(), bytes, e.post())
+                            : new Entry(session, id, e.expiresEpochNanos(), e.reply(), bytes));
                 }
             }
         }
+    }
+
+    private static boolean zerosToTheEnd(InputStream in) throws IOException {
+        int b;
+        while ((b = in.read()) >= 0) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A record damaged before the end: not a crash's doing. Requests after it may have run, so nothing is trusted. */
+    private IOException corrupt(long at, String what) {
+        return new IOException("request log " + file + " is corrupt at byte " + at + " (" + what + "); the requests after"
+                + " it may have run and would run again, so the server must not start on it");
     }
 
     @Override
@@ -125,13 +174,16 @@ public final class FileRequestLog implements RequestLog {
     }
 
     private static void write(FileChannel out, int kind, long session, long id, long expiry, byte[] bytes) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(1 + 16 + (bytes == null ? 8 : 2 + bytes.length));
+        ByteBuffer b = ByteBuffer.allocate(1 + 16 + (bytes == null ? 8 : 2 + bytes.length) + CRC_BYTES);
         b.put((byte) kind).putLong(session).putLong(id);
         if (bytes == null) {
             b.putLong(expiry);
         } else {
             b.putShort((short) bytes.length).put(bytes);
         }
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, b.position());
+        b.putInt((int) crc.getValue());
         b.flip();
         while (b.hasRemaining()) {
             out.write(b);
@@ -151,10 +203,25 @@ public final class FileRequestLog implements RequestLog {
         }
     }
 
+    /**
+     * @throws IOException also when the log holds the request already (a server started on the log
+     *                     without {@link #restore}, or a replay the server no longer remembers): it
+     *                     may have run, and is not accepted again
+     */
     @Override
     public void accepted(long session, long requestId, long expiresEpochNanos) throws IOException {
-        live.put(new Key(session, requestId), new Entry(session, requestId, expiresEpochNanos, null, null));
-        append(ACCEPTED, session, requestId, expiresEpochNanos, null);
+        Key k = new Key(session, requestId);
+        if (live.containsKey(k)) {
+            throw new IOException("request " + requestId + " of session " + Long.toHexString(session)
+                    + " was accepted before (was the log restored?); it is not accepted again");
+        }
+        live.put(k, new Entry(session, requestId, expiresEpochNanos, null, null));
+        try {
+            append(ACCEPTED, session, requestId, expiresEpochNanos, null);
+        } catch (IOException e) {
+            live.remove(k); // refused, so never run: a retry may be accepted
+            throw e;
+        }
     }
 
     @Override

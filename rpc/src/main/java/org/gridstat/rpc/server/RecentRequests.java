@@ -26,6 +26,8 @@ final class RecentRequests {
         final long session;
         final long requestId;
         long expiresAt;
+        /** The digest of the request's bytes, which each of its tries repeats; {@code null} if restored from the log. */
+        byte[] request;
         byte[] reply;
         byte[] post;
 

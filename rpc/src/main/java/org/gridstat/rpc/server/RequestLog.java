@@ -15,7 +15,12 @@ public interface RequestLog extends AutoCloseable {
     record Entry(long session, long requestId, long expiresEpochNanos, byte[] reply, byte[] post) {
     }
 
-    /** Durable when it returns; the actuator runs only after. */
+    /**
+     * Durable when it returns; the actuator runs only after.
+     *
+     * @throws IOException if it cannot be written, or if the request was accepted before: the
+     *                     server then refuses it and runs nothing
+     */
     void accepted(long session, long requestId, long expiresEpochNanos) throws IOException;
 
     void answered(long session, long requestId, byte[] reply) throws IOException;

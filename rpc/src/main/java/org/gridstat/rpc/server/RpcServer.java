@@ -1,6 +1,8 @@
 package org.gridstat.rpc.server;
 
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the caller's permission for the operation ({@link Authorisation}), before anything else;
  *   <li>unknown operation; arguments not matching its parameters;
  *   <li>a try of a request it remembers: its reply (and post-condition report) replayed, nothing run;
+ *       the same id carrying other bytes is answered {@link ReplyCode#MALFORMED};
  *   <li>a request of its session older than it remembers: refused, never run;
  *   <li>late (its deadline passed) or too far ahead (beyond the window it is remembered for); busy;
  *   <li>written down ({@link RequestLog}, durably) and remembered, then the pre-condition:
@@ -51,6 +54,7 @@ public final class RpcServer {
     private final Map<String, Operation> operations = new LinkedHashMap<>();
     private final EnumMap<ReplyCode, Long> replies = new EnumMap<>(ReplyCode.class);
     private final Map<String, Long> executions = new LinkedHashMap<>();
+    private final MessageDigest sha256;
     private long replays;
     private long droppedUnreadable;
     private long postsHeld;
@@ -65,6 +69,11 @@ public final class RpcServer {
         this.log = log == null ? RequestLog.NONE : log;
         this.settings = settings == null ? ServerSettings.DEFAULT : settings;
         this.recent = new RecentRequests(this.settings.maxRequests(), this.settings.maxSessions(), this.settings.windowNanos());
+        try {
+            this.sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     /**
@@ -115,7 +124,15 @@ public final class RpcServer {
     }
 
     private void handle(TwoWayEndpoint endpoint, Inbound m, RpcMessage.Request r) {
-        if (!authorisation.permits(r.caller(), r.operation())) {
+        boolean permitted;
+        try {
+            permitted = authorisation.permits(r.caller(), r.operation());
+        } catch (RuntimeException e) { // a policy that cannot answer permits nothing
+            LOG.error("authorisation of {} for {} failed: {}", r.caller(), r.operation(), e.toString());
+            refuse(endpoint, m, r, ReplyCode.UNAUTHORISED, "the authorisation check failed: " + e.getMessage());
+            return;
+        }
+        if (!permitted) {
             refuse(endpoint, m, r, ReplyCode.UNAUTHORISED, r.caller() + " may not call " + r.operation());
             return;
         }
@@ -132,9 +149,17 @@ public final class RpcServer {
         }
         long now = timers.nowNanos();
         long epoch = timers.epochNanos();
+        byte[] digest = digest(m);
         switch (recent.admit(r.session(), r.requestId(), now)) {
             case KNOWN -> {
-                replay(endpoint, m, recent.find(r.session(), r.requestId()), r);
+                RecentRequests.Entry known = recent.find(r.session(), r.requestId());
+                if (known.request != null && !MessageDigest.isEqual(known.request, digest)) {
+                    // the id is the session's, the request another: its reply is not this one's to have
+                    refuse(endpoint, m, r, ReplyCode.MALFORMED, "request " + r.requestId() + " of this session is another"
+                            + " request already; a session never uses an id twice");
+                    return;
+                }
+                replay(endpoint, m, known, r);
                 return;
             }
             case TOO_OLD -> {
@@ -166,14 +191,16 @@ public final class RpcServer {
         long keep = Math.max(left, postSpan) + settings.graceNanos();
         try {
             log.accepted(r.session(), r.requestId(), epoch + keep);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; request {} of {} not run", e.toString(), r.requestId(), r.caller());
             refuse(endpoint, m, r, ReplyCode.BUSY, "the server cannot write its request log");
             return;
         }
         RecentRequests.Entry entry = recent.add(r.session(), r.requestId(), now + keep);
-        Verdict pre = op.precondition().evaluate(status, epoch);
+        entry.request = digest;
+        // judged on the clock of now, not of the request's arrival: forcing the log to disk takes time
+        Verdict pre = op.precondition().evaluate(status, timers.epochNanos());
         RpcMessage.Reply reply;
         boolean ran = false;
         if (!pre.holds()) {
@@ -186,8 +213,10 @@ public final class RpcServer {
             String detail = "";
             try {
                 value = op.actuator().invoke(r.arguments());
-                if (value != null && org.gridstat.rpc.call.ParamType.of(value) == null) {
-                    LOG.warn("operation {} returned a {}, which no reply carries", op.name(), value.getClass().getName());
+                String unfit = value == null ? null : RpcCodec.unfit(value);
+                if (unfit != null) { // it ran: the reply says so, without the result it cannot carry
+                    LOG.warn("operation {} returned {}, which no reply carries", op.name(), unfit);
+                    detail = "the result is not sent: " + op.name() + " returned " + unfit;
                     value = null;
                 }
             } catch (Exception e) {
@@ -201,13 +230,19 @@ public final class RpcServer {
         entry.reply = answer(endpoint, m, reply, tried);
         try {
             log.answered(r.session(), r.requestId(), entry.reply);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; the reply to request {} will not survive a restart", e.toString(), r.requestId());
         }
         if (ran && reply.code() == ReplyCode.EXECUTED && op.checksPostcondition()) {
             timers.after(op.settleNanos(), () -> checkPostcondition(endpoint, op, entry, tried));
         }
+    }
+
+    /** The digest of a request's bytes: every try of it repeats them exactly. */
+    private byte[] digest(Inbound m) {
+        sha256.update(m.bytes(), m.payloadOffset(), m.payloadLength());
+        return sha256.digest();
     }
 
     private void checkPostcondition(TwoWayEndpoint endpoint, Operation op, RecentRequests.Entry entry, Redundancy tried) {
@@ -220,7 +255,7 @@ public final class RpcServer {
         entry.post = RpcCodec.encode(new RpcMessage.Post(entry.session, entry.requestId, post.holds(), post.explanation()));
         try {
             log.posted(entry.session, entry.requestId, entry.post);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; the post-condition report of request {} will not survive a restart", e.toString(),
                     entry.requestId);

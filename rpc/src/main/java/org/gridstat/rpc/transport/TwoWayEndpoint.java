@@ -88,17 +88,23 @@ public final class TwoWayEndpoint {
      * Sends a message; with {@code ackWanted}, {@code listener} is told how it fared, once.
      *
      * @return its message id
-     * @throws IllegalStateException when {@link #MAX_PENDING} messages already await acknowledgement
+     * @throws IllegalArgumentException when the payload is longer than a frame carries ({@link TransportFrame#MAX_PAYLOAD})
+     * @throws IllegalStateException    when {@link #MAX_PENDING} messages already await acknowledgement
      */
     public long send(byte[] payload, Redundancy r, boolean ackWanted, DeliveryListener listener) {
-        long acks = 0;
-        if (handing != 0) { // a response from within the inbox's call: it acknowledges what is handed over
-            acks = handing;
-            handingAcked = true;
+        // Refused before anything is remembered or acknowledged: a refused send leaves nothing behind.
+        if (payload.length > TransportFrame.MAX_PAYLOAD) {
+            throw new IllegalArgumentException("a 2WoPS payload is at most " + TransportFrame.MAX_PAYLOAD + " bytes, got "
+                    + payload.length);
         }
         if (ackWanted && pending.size() >= MAX_PENDING) {
             throw new IllegalStateException("2WoPS connection " + Long.toHexString(connectionId) + ": " + MAX_PENDING
                     + " messages already await acknowledgement");
+        }
+        long acks = 0;
+        if (handing != 0) { // a response from within the inbox's call: it acknowledges what is handed over
+            acks = handing;
+            handingAcked = true;
         }
         long id = nextMessageId++;
         Pending p = new Pending(id, payload.clone(), r, ackWanted, acks, listener == null ? DeliveryListener.NONE : listener);

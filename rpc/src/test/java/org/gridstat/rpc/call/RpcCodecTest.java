@@ -75,4 +75,26 @@ class RpcCodecTest {
     private static RpcCodec.Decoded decode(byte[] b) {
         return RpcCodec.decode(b, 0, b.length);
     }
+
+    @Test
+    void noMessageLongerThanAFrameCarriesIsEncodedOrDecoded() {
+        int max = org.gridstat.rpc.transport.TransportFrame.MAX_PAYLOAD;
+        // 43 bytes before the arguments, five texts of 256 bytes (259 each) and one of n bytes (3 + n)
+        java.util.function.IntFunction<List<Object>> args = n -> {
+            List<Object> a = new java.util.ArrayList<>(java.util.Collections.nCopies(5, "z".repeat(256)));
+            a.add("z".repeat(n));
+            return a;
+        };
+        int fits = max - 43 - 5 * 259 - 3;
+        byte[] largest = RpcCodec.encode(new RpcMessage.Request(7, 42, 1, 0, "operator1", "open", args.apply(fits)));
+        assertEquals(max, largest.length);
+        assertTrue(decode(largest).ok());
+        assertThrows(IllegalArgumentException.class, () -> RpcCodec.encode(new RpcMessage.Request(7, 42, 1, 0, "operator1",
+                "open", args.apply(fits + 1))));
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(max + 1).put(largest, 0, largest.length - fits - 2);
+        b.putShort((short) (fits + 1)).put("z".repeat(fits + 1).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        RpcCodec.Decoded tooLong = decode(b.array());
+        assertFalse(tooLong.ok());
+        assertTrue(tooLong.error().contains("longer than one frame"), tooLong.error());
+    }
 }

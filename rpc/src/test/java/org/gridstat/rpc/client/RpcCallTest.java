@@ -347,4 +347,185 @@ class RpcCallTest {
         assertThrows(IllegalArgumentException.class, () -> f.call("no such name", List.of(), policy(1, 0)));
         assertEquals(0, f.client.outstanding());
     }
+
+    @Test
+    void aResultNoReplyCanCarryIsDroppedNamedAndTheRetryGetsTheSameAnswer() {
+        RpcFixture f = new RpcFixture(OPERATOR, null, null);
+        f.server.export(Operation.of("open", List.of(ParamType.INTEGER), args -> {
+            f.opened.add(args);
+            return "y".repeat(RpcCodec.MAX_TEXT_BYTES + 1); // a text value longer than a reply carries
+        }));
+        // the first reply lost: the retry must be answered from memory, the same way
+        f.net.drop(s -> !s.fromClient() && s.kind() == FrameKind.DATA && s.at() < 10 * MS);
+        Call c = f.call("open", List.of(1L), policy(1, 2));
+        assertDoesNotThrow(() -> f.timers.drain(), "nothing escapes the endpoint's receive");
+        CallResult r = c.result().join();
+        assertEquals(CallOutcome.SUCCESS, r.outcome());
+        assertNull(r.value());
+        assertTrue(r.detail().contains("257 bytes"), r.detail());
+        assertEquals(2, r.attempts());
+        assertEquals(1, f.opened.size());
+        assertEquals(1, f.server.replays());
+    }
+
+    @Test
+    void aRequestTooLongForOneFrameIsRefusedByTheCallAndLeavesNothingBehind() {
+        RpcFixture f = closedBreaker();
+        // 43 bytes of ids, deadline, names and count, then five texts of 256 bytes and one of 50:
+        // 1,391 bytes, above the 1,388 a frame carries
+        List<Object> args = new java.util.ArrayList<>(java.util.Collections.nCopies(5, "z".repeat(256)));
+        args.add("z".repeat(50));
+        assertThrows(IllegalArgumentException.class, () -> f.call("open", args, policy(1, 2)));
+        assertEquals(0, f.clientEnd.pending(), "the connection awaits no acknowledgement of it");
+        assertEquals(0, f.client.outstanding());
+        assertTrue(f.net.sent.isEmpty());
+    }
+
+    private static boolean isExecutedReply(byte[] frame) {
+        TransportFrame t = new TransportFrame();
+        t.decode(frame, 0, frame.length);
+        RpcCodec.Decoded d = RpcCodec.decode(t.bytes(), t.payloadOffset(), t.payloadLength());
+        return d.ok() && d.message() instanceof RpcMessage.Reply r && r.code() == ReplyCode.EXECUTED;
+    }
+
+    @Test
+    void aRetryTheServerNoLongerRemembersEndsUnknownNotRefusedForItMayHaveRun() {
+        RpcFixture f = new RpcFixture(OPERATOR, null, null);
+        f.server.export(Operation.of("open", List.of(ParamType.INTEGER), args -> {
+            f.opened.add(args);
+            return null;
+        }));
+        f.net.drop(s -> !s.fromClient() && s.kind() == FrameKind.DATA && isExecutedReply(s.frame())); // it ran; no reply says so
+        Call c = f.call("open", List.of(1L), new CallPolicy(new Redundancy(1, 1, 0, 255), 5000 * MS, 10_000 * MS));
+        // the server's epoch clock runs 2 s ahead of the client's: it remembers the request until
+        // its deadline by its own clock (3 s) and a grace (1 s), while the client retries for 5 s
+        f.timers.advance(MS);
+        f.timers.stepEpoch(2000 * MS);
+        f.timers.drain();
+        assertEquals(1, f.opened.size());
+        CallResult r = c.result().join();
+        assertEquals(ReplyCode.TOO_OLD, r.code());
+        assertEquals(CallOutcome.UNKNOWN_DELIVERY, r.outcome(), "TOO_OLD says it may have run, never that it did not");
+        assertFalse(ReplyCode.TOO_OLD.refusal());
+        assertEquals(PostOutcome.UNKNOWN, c.postcondition().join().outcome(), "whether a report was due is not known either");
+    }
+
+    @Test
+    void aRequestIdUsedAgainForAnotherRequestIsNotAnsweredWithTheFirstOnesReply() {
+        RpcFixture f = closedBreaker();
+        Call first = f.call("open", List.of(1L), policy(1, 0));
+        f.timers.advance(50 * MS);
+        assertEquals("opened 1", first.result().join().value());
+        // a client restarted with its predecessor's session numbers its requests from 1 again
+        RpcClient again = new RpcClient(f.clientEnd, f.timers, f.client.session(), "operator1");
+        f.status.update(STATE, 1, f.timers.epochNanos()); // closed again
+        Call second = again.call("open", List.of(2L), policy(1, 0));
+        f.timers.drain();
+        CallResult r = second.result().join();
+        assertNotEquals("opened 1", r.value(), "another request's reply is not this one's");
+        assertEquals(CallOutcome.REFUSED, r.outcome());
+        assertEquals(ReplyCode.MALFORMED, r.code());
+        assertTrue(r.detail().contains("another request"), r.detail());
+        assertEquals(List.of(List.of(1L)), f.opened);
+        assertEquals(0, f.server.replays());
+    }
+
+    @Test
+    void aServerStartedOnItsLogWithoutRestoringItRunsNothingTheLogHolds(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("requests.log");
+        RpcFixture f = new RpcFixture(OPERATOR, null, null);
+        FileRequestLog log = FileRequestLog.open(file, f.timers::epochNanos);
+        log.restore(f.timers.epochNanos());
+        log.accepted(77, 1, f.timers.epochNanos() + 10_000 * MS); // ran before the crash
+        log.close();
+        // restarted on the same log, but restore() was forgotten
+        f.server = new org.gridstat.rpc.server.RpcServer(f.timers, f.status, OPERATOR,
+                FileRequestLog.open(file, f.timers::epochNanos), null);
+        f.serverEnd.inbox(f.server.inboxFor(f.serverEnd));
+        exportBreaker(f);
+        f.status.update(STATE, 1, f.timers.epochNanos());
+        Call c = f.call("open", List.of(1L), policy(1, 0)); // the client's first request id is 1
+        f.timers.drain();
+        assertTrue(f.opened.isEmpty(), "the log says request 1 was accepted before");
+        assertEquals(ReplyCode.BUSY, c.result().join().code());
+        assertEquals(1, f.server.logFailures());
+    }
+
+    @Test
+    void theFreshnessOfThePreconditionIsJudgedWhenItIsEvaluatedAfterTheLogIsWritten() {
+        RpcFixture[] box = new RpcFixture[1];
+        RequestLog slowDisk = new RequestLog() { // forcing the record to disk takes 500 ms
+            @Override
+            public void accepted(long session, long requestId, long expiresEpochNanos) {
+                box[0].timers.stepEpoch(500 * MS);
+            }
+
+            @Override
+            public void answered(long session, long requestId, byte[] reply) {
+            }
+
+            @Override
+            public void posted(long session, long requestId, byte[] post) {
+            }
+
+            @Override
+            public List<Entry> restore(long nowEpochNanos) {
+                return List.of();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RpcFixture f = fixture(slowDisk, null);
+        box[0] = f;
+        f.status.update(STATE, 1, f.timers.epochNanos() - 600 * MS); // 606 ms old on arrival, 1.1 s when judged
+        Call c = f.call("open", List.of(1L), policy(1, 0));
+        f.timers.drain();
+        assertEquals(CallOutcome.PRECONDITION_FAILED, c.result().join().outcome());
+        assertTrue(c.result().join().detail().contains("1.106 s old"), c.result().join().detail());
+        assertTrue(f.opened.isEmpty());
+    }
+
+    @Test
+    void anAuthorisationOrRequestLogThatThrowsRefusesTheCallAndKillsNothing() {
+        RpcFixture f = new RpcFixture((caller, op) -> {
+            if (op.equals("close")) {
+                throw new IllegalStateException("directory unreachable");
+            }
+            return true;
+        }, new RequestLog() {
+            @Override
+            public void accepted(long session, long requestId, long expiresEpochNanos) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("disk gone"));
+            }
+
+            @Override
+            public void answered(long session, long requestId, byte[] reply) {
+            }
+
+            @Override
+            public void posted(long session, long requestId, byte[] post) {
+            }
+
+            @Override
+            public List<Entry> restore(long nowEpochNanos) {
+                return List.of();
+            }
+
+            @Override
+            public void close() {
+            }
+        }, null);
+        exportBreaker(f);
+        f.status.update(STATE, 1, f.timers.epochNanos());
+        Call close = f.call("close", List.of(), policy(1, 0));
+        Call open = f.call("open", List.of(1L), policy(1, 0));
+        assertDoesNotThrow(() -> f.timers.drain(), "nothing escapes the endpoint's receive");
+        assertEquals(ReplyCode.UNAUTHORISED, close.result().join().code(), "an authorisation that cannot answer refuses");
+        assertTrue(close.result().join().detail().contains("directory unreachable"), close.result().join().detail());
+        assertEquals(ReplyCode.BUSY, open.result().join().code());
+        assertEquals(1, f.server.logFailures());
+        assertTrue(f.opened.isEmpty());
+    }
 }

@@ -170,4 +170,16 @@ class TwoWayEndpointTest {
         assertThrows(IllegalArgumentException.class, () -> new Redundancy(1, 1, 0, 256));
         assertEquals(2 * (BOUND + 3 * 2 * MS), new Redundancy(1, 4, 2 * MS, 0).timeoutNanos(BOUND));
     }
+
+    @Test
+    void aPayloadTooLongForAFrameIsRefusedBeforeAnythingIsRemembered() {
+        byte[] big = new byte[TransportFrame.MAX_PAYLOAD + 1];
+        assertThrows(IllegalArgumentException.class, () -> client.send(big, Redundancy.NONE.withRetries(2), true, listener()));
+        assertEquals(0, client.pending());
+        assertEquals(0, client.framesSent());
+        timers.drain();
+        assertTrue(told.isEmpty());
+        client.send(new byte[TransportFrame.MAX_PAYLOAD], Redundancy.NONE, true, listener()); // the largest fits
+        assertEquals(1, client.pending());
+    }
 }
