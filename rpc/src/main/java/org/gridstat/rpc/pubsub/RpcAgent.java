@@ -94,13 +94,17 @@ public final class RpcAgent implements Timers, Executor, AutoCloseable {
     }
 
     private void run() {
-        while (running) {
-            now = System.nanoTime();
-            epoch = epochClock.nanos();
-            int work = runTimers() + runCommands();
-            if (work == 0) {
-                park();
+        try {
+            while (running) {
+                now = System.nanoTime();
+                epoch = epochClock.nanos();
+                int work = runTimers() + runCommands();
+                if (work == 0) {
+                    park();
+                }
             }
+        } finally {
+            running = false; // a thread killed by a VirtualMachineError takes no more commands
         }
     }
 
