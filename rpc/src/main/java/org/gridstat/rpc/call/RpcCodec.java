@@ -32,6 +32,13 @@ public final class RpcCodec {
     public static final int MAX_ARGUMENTS = 16;
     public static final int MAX_TEXT_BYTES = 256;
     public static final int MAX_DETAIL_BYTES = 512;
+    /**
+     * The longest message: what a status event's payload carries
+     * ({@link org.gridstat.core.wire.WireFormat#MAX_PAYLOAD_LENGTH}, 1,424 bytes) less the 2WoPS
+     * frame's header ({@link org.gridstat.rpc.transport.TransportFrame#HEADER_LENGTH}, 36 bytes).
+     * A longer one could be encoded but never sent.
+     */
+    public static final int MAX_MESSAGE_BYTES = org.gridstat.rpc.transport.TransportFrame.MAX_PAYLOAD;
     /** Ids plus type and version: what a malformed message must hold for its sender to be answered. */
     static final int ID_BYTES = 18;
     private static final Pattern OPERATION = Pattern.compile("[A-Za-z0-9_.\\-]+");

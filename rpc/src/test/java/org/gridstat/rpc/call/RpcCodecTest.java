@@ -24,6 +24,25 @@ class RpcCodecTest {
     }
 
     @Test
+    void everyMessageThatEncodesFitsOneStatusEventWithItsFrameHeader() {
+        assertEquals(org.gridstat.core.wire.WireFormat.MAX_PAYLOAD_LENGTH - org.gridstat.rpc.transport.TransportFrame.HEADER_LENGTH,
+                RpcCodec.MAX_MESSAGE_BYTES);
+        int largest = 0;
+        // requests of every length from 1,346 to 1,446 bytes: 5 texts of 256 bytes and one of 0..100
+        String full = "x".repeat(RpcCodec.MAX_TEXT_BYTES);
+        for (int n = 0; n <= 100; n++) {
+            List<Object> args = List.of(full, full, full, full, full, "x".repeat(n));
+            try {
+                byte[] b = RpcCodec.encode(new RpcMessage.Request(7, 42, 1, 3, "operator1", "tap.raise", args));
+                largest = Math.max(largest, b.length);
+            } catch (IllegalArgumentException e) {
+                assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
+            }
+        }
+        assertEquals(RpcCodec.MAX_MESSAGE_BYTES, largest, "the longest request that encodes is the longest a frame carries");
+    }
+
+    @Test
     void theRequestsBytesAreAsDocumented() {
         byte[] b = RpcCodec.encode(new RpcMessage.Request(1, 2, 3, 4, "c", "op", List.of(9L)));
         assertArrayEquals(new byte[] {1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 4,

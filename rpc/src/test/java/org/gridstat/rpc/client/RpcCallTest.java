@@ -91,6 +91,18 @@ class RpcCallTest {
     }
 
     @Test
+    void aRequestTooLargeForOneFrameIsRefusedWithoutLeavingACallOrAMessageBehind() {
+        RpcFixture f = closedBreaker();
+        String text = "x".repeat(org.gridstat.rpc.call.RpcCodec.MAX_TEXT_BYTES);
+        // 1,389 bytes encoded: one more than a status event carries after the 2WoPS header
+        List<Object> args = List.of(text, text, text, text, text, "x".repeat(48));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> f.call("open", args, policy(1, 2)));
+        assertEquals(0, f.client.outstanding(), "no call left waiting forever");
+        assertEquals(0, f.clientEnd.pending(), "no message left awaiting an acknowledgement that cannot come");
+        assertTrue(e.getMessage().contains("does not fit"), e.getMessage());
+    }
+
+    @Test
     void aFalsePreconditionNeverRunsTheActuator() {
         RpcFixture f = fixture(null, null);
         f.status.update(STATE, 0, f.timers.epochNanos()); // already open
