@@ -169,6 +169,7 @@ public final class FileRequestLog implements RequestLog {
             out.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        forceDirectory(); // the rename itself must survive a crash, or the old file comes back
         channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         appended = 0;
     }
@@ -262,5 +263,14 @@ public final class FileRequestLog implements RequestLog {
         FileRequestLog l = new FileRequestLog(file, () -> Long.MIN_VALUE);
         l.read();
         return new ArrayList<>(l.live.values());
+    }
+
+    private void forceDirectory() {
+        Path dir = file.toAbsolutePath().getParent();
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            // some file systems cannot open a directory for syncing; the rename stands as the OS keeps it
+        }
     }
 }

@@ -102,6 +102,26 @@ final class RecentRequests {
         }
     }
 
+    /**
+     * A request refused without being remembered (the table is full, its log could not be
+     * written): its session's floor rises to it, so no later copy or retry of it runs after the
+     * caller was told it was refused. Returns false when the session has no record and no room
+     * for one: then only its deadline stops a late copy.
+     */
+    boolean bar(long session, long requestId, long now) {
+        Session s = sessions.get(session);
+        if (s == null) {
+            if (sessions.size() >= maxSessions) {
+                return false;
+            }
+            s = new Session();
+            sessions.put(session, s);
+        }
+        s.floor = Math.max(s.floor, requestId);
+        s.forgetAt = Math.max(s.forgetAt, now + floorRetentionNanos);
+        return true;
+    }
+
     void expire(long now) {
         Entry e;
         while ((e = byExpiry.peek()) != null && e.expiresAt <= now) {

@@ -168,6 +168,7 @@ public final class RpcServer {
                 return;
             }
             case BUSY -> {
+                recent.bar(r.session(), r.requestId(), now);
                 refuse(endpoint, m, r, ReplyCode.BUSY, recent.size() + " recent requests remembered, at most "
                         + settings.maxRequests());
                 return;
@@ -194,6 +195,7 @@ public final class RpcServer {
         } catch (IOException | RuntimeException e) {
             logFailures++;
             LOG.error("request log: {}; request {} of {} not run", e.toString(), r.requestId(), r.caller());
+            recent.bar(r.session(), r.requestId(), now);
             refuse(endpoint, m, r, ReplyCode.BUSY, "the server cannot write its request log");
             return;
         }

@@ -540,4 +540,23 @@ class RpcCallTest {
         assertEquals(1, f.server.logFailures());
         assertTrue(f.opened.isEmpty());
     }
+
+    @Test
+    void aRequestRefusedAsBusyNeverRunsFromALaterCopy() {
+        RpcFixture f = fixture(null, new ServerSettings(60_000 * MS, 0, 1, 16));
+        f.status.update(STATE, 1, f.timers.epochNanos());
+        Call first = f.call("open", List.of(1L), new CallPolicy(Redundancy.NONE, 50 * MS, 100 * MS)); // fills the table
+        byte[] second = RpcCodec.encode(new RpcMessage.Request(77, 2, f.timers.epochNanos() + 500 * MS, 0, "operator1",
+                "open", List.of(2L)));
+        f.clientEnd.send(second, Redundancy.NONE, false, null);
+        f.timers.advance(20 * MS);
+        assertEquals(1, f.server.replies(ReplyCode.BUSY));
+        f.timers.advance(200 * MS); // the first is forgotten: the table has room again
+        f.status.update(STATE, 1, f.timers.epochNanos());
+        f.clientEnd.send(second, Redundancy.NONE, false, null); // a late copy, before its deadline
+        f.timers.drain();
+        assertEquals(CallOutcome.SUCCESS, first.result().join().outcome());
+        assertEquals(List.of(List.of(1L)), f.opened, "the refused request never ran");
+        assertEquals(1, f.server.replies(ReplyCode.TOO_OLD));
+    }
 }
