@@ -41,7 +41,7 @@ final class RpcEvalCommand implements Callable<Integer> {
     boolean full;
 
     @Option(names = "--calls", paramLabel = "N", description = "Calls counted per point (default: 1,000; with --full"
-            + " 10,000, after as many of warm-up; the short version warms up with a tenth).")
+            + " 10,000). The full sweep warms up with the published 10,000 calls, the short version with a tenth of N.")
     Integer calls;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "The seed of the losses, outages and"

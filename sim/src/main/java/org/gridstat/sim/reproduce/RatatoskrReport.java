@@ -227,7 +227,7 @@ public final class RatatoskrReport {
         for (List<Ratatoskr.Figures> group : groups(rows, f -> f.experiment().redundancy().copies())) {
             Color color = color(c, i++);
             String n = "n = " + group.get(0).experiment().redundancy().copies();
-            double[] x = values(group, f -> 100 * f.experiment().omission());
+            double[] x = values(group, f -> Math.round(1000 * f.experiment().omission()) / 10.0);
             measured(c, n, x, values(group, f -> 100 * f.earlySuccess()), values(group, f -> 100 * f.halfWidth95()), color);
             analysis(c, n + " analysis", x, values(group, f -> 100 * f.analysis()), color);
         }
@@ -256,7 +256,7 @@ public final class RatatoskrReport {
         for (List<Ratatoskr.Figures> group : groups(rows, f -> f.experiment().redundancy().copies())) {
             Color color = color(c, i++);
             String n = "n = " + group.get(0).experiment().redundancy().copies();
-            double[] x = values(group, f -> 100 * f.experiment().omission());
+            double[] x = values(group, f -> Math.round(1000 * f.experiment().omission()) / 10.0);
             measured(c, n, x, values(group, y), null, color);
             if (analysis != null) {
                 analysis(c, n + " analysis", x, values(group, analysis), color);
@@ -283,6 +283,7 @@ public final class RatatoskrReport {
         c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         c.getStyler().setChartBackgroundColor(Color.WHITE);
         c.getStyler().setErrorBarsColorSeriesColor(true);
+        c.getStyler().setXAxisDecimalPattern("#,##0.#");
         return c;
     }
 
