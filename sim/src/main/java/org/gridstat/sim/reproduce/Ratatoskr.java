@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.HdrHistogram.Histogram;
 import org.gridstat.rpc.call.ParamType;
 import org.gridstat.rpc.client.CallOutcome;
 import org.gridstat.rpc.client.CallPolicy;
@@ -154,6 +155,8 @@ public final class Ratatoskr {
      * @param analysis          the analysis's early success for the experiment
      * @param retriesPerCall    tries after the first, per call
      * @param meanMillis        call time of the answered calls, from the call to its answer
+     * @param p999Millis        the call time 99.9 % of the answered calls are within (3 significant digits)
+     * @param p9999Millis       the same for 99.99 %
      * @param outcomes          how the calls ended
      * @param callsMade         calls made, warm-up included
      * @param executions        times the actuator ran, warm-up included
@@ -163,7 +166,8 @@ public final class Ratatoskr {
      * @param events            actions the event loop ran
      */
     public record Figures(Experiment experiment, long calls, double earlySuccess, double analysis, double retriesPerCall,
-                          double meanMillis, double stdDevMillis, double maxMillis, Map<CallOutcome, Long> outcomes,
+                          double meanMillis, double stdDevMillis, double p999Millis, double p9999Millis, double maxMillis,
+                          Map<CallOutcome, Long> outcomes,
                           long callsMade, long executions, long executedCalls, long simulatedNanos, long events) {
         public Figures {
             outcomes = Map.copyOf(outcomes);
@@ -234,6 +238,10 @@ public final class Ratatoskr {
         return FIRST_CALL + (long) (total * perCall + spread) + 60 * S;
     }
 
+    private static double percentileMillis(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e6;
+    }
+
     /** One run planned for {@code durationNanos}; {@code null} if the calls did not all end in it. */
     private static Figures attempt(Experiment e, long durationNanos) {
         // the outages are drawn as the run goes: a run of days would otherwise hold them all at once
@@ -257,6 +265,12 @@ public final class Ratatoskr {
         SplittableRandom gaps = new SplittableRandom(e.seed() ^ 0x6A9L);
         SequentialCaller caller = new SequentialCaller(sim, client, new CallPolicy(e.redundancy(), DEADLINE, POST_WAIT),
                 OPERATION, i -> List.of(i), e.warmUpCalls(), e.calls(), () -> e.gap().draw(gaps));
+        Histogram times = new Histogram(MS / 1000, 2 * DEADLINE, 3); // from 1 us to beyond the deadline
+        caller.onCounted(r -> {
+            if (r.code() != null) {
+                times.recordValue(Math.min(r.elapsedNanos(), times.getHighestTrackableValue()));
+            }
+        });
         caller.start(FIRST_CALL);
         sim.execute();
         if (!caller.finished()) {
@@ -266,7 +280,7 @@ public final class Ratatoskr {
         Map<CallOutcome, Long> outcomes = new EnumMap<>(CallOutcome.class);
         outcomes.putAll(s.outcomes());
         return new Figures(e, s.calls(), s.earlySuccessRate(), e.analysis(), s.retriesPerCall(), s.meanMillis(),
-                s.stdDevMillis(), s.maxMillis(), outcomes, caller.made(), server.executions(OPERATION),
+                s.stdDevMillis(), percentileMillis(times, 99.9), percentileMillis(times, 99.99), s.maxMillis(), outcomes, caller.made(), server.executions(OPERATION),
                 breaker.distinctCalls(), sim.loop().now(), sim.loop().executed());
     }
 }

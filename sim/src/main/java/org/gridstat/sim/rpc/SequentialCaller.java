@@ -2,6 +2,7 @@ package org.gridstat.sim.rpc;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.gridstat.rpc.client.Call;
@@ -26,6 +27,7 @@ public final class SequentialCaller {
     private final int calls;
     private final LongSupplier gap;
     private final CallStatistics statistics = new CallStatistics();
+    private Consumer<CallResult> counted = r -> { };
     private long made;
     private long ended;
 
@@ -48,6 +50,12 @@ public final class SequentialCaller {
         this.gap = Objects.requireNonNull(gap);
     }
 
+    /** Also tells {@code c} each counted call's result (for figures {@link CallStatistics} does not keep). */
+    public SequentialCaller onCounted(Consumer<CallResult> c) {
+        this.counted = Objects.requireNonNull(c);
+        return this;
+    }
+
     /** Makes the first call at {@code atNanos} of simulated time. */
     public void start(long atNanos) {
         sim.loop().at(atNanos, this::next);
@@ -64,6 +72,7 @@ public final class SequentialCaller {
         ended++;
         if (number >= warmUp) {
             statistics.add(r);
+            counted.accept(r);
         }
         if (ended == (long) warmUp + calls) {
             sim.stop();
