@@ -39,6 +39,7 @@ import org.gridstat.sim.net.SimLink;
 import org.gridstat.sim.net.SimPacket;
 import org.gridstat.sim.net.SimRouter;
 import org.gridstat.sim.scenario.Scenario;
+import org.gridstat.sim.traffic.PayloadListener;
 import org.gridstat.sim.traffic.Publisher;
 import org.gridstat.sim.traffic.RawSender;
 import org.gridstat.sim.traffic.Subscriber;
@@ -86,6 +87,10 @@ public final class Simulation {
     /** Drops counted on flows of routers that crashed since: overflow and misses, by flow id. */
     private final Map<Long, long[]> retired = new HashMap<>();
     private long lastClosed;
+    /** Where the run ends: its duration, or earlier if an application {@link #stop stopped} it. */
+    private long endNanos;
+    /** Listeners asked for before the variables were declared, attached when they are. */
+    private final List<Runnable> pendingListeners = new ArrayList<>();
 
     private final boolean checking;
     private final List<SimulationResult.CongestionDecision> decisions = new ArrayList<>();
@@ -162,6 +167,78 @@ public final class Simulation {
         Invariants invariants = new Invariants(sim, r);
         List<String> violations = invariants.check();
         return new Checked(r, violations, invariants.hrtChecked());
+    }
+
+    // --- applications on the simulated network ------------------------------------------------
+    //
+    // An application (an RPC client and server, say) runs in the event loop's thread on simulated
+    // time: it schedules its actions on loop(), publishes samples of its own and is handed the
+    // samples of the variables it listens to. Hooks are set up between prepare and execute.
+
+    /** The run's event loop: simulated time, and where an application schedules its actions. */
+    public EventLoop loop() {
+        return loop;
+    }
+
+    /**
+     * Sends one sample of {@code variable} carrying {@code payload} now, from that variable's
+     * publisher, through its router like its periodic samples: the next sequence number, the source
+     * time now and the deadline its latency bound gives, counted for its subscriptions. During the
+     * run only (the variables are declared when it starts).
+     *
+     * @return whether it was sent ({@code false}: a congestion notice held it back at the source)
+     * @throws IllegalArgumentException if the scenario has no such variable, or the payload is too long
+     * @throws IllegalStateException    before the run has started
+     */
+    public boolean publish(String variable, byte[] payload) {
+        Publisher p = publishers.get(variable);
+        if (p == null) {
+            routerOf(variable, "publish"); // unknown: says so
+            throw new IllegalStateException("publish " + variable + ": the run has not started; publish from an action"
+                    + " on loop()");
+        }
+        return p.send(payload);
+    }
+
+    /**
+     * Hands {@code listener} each sample of {@code variable} that arrives at the delivery link
+     * {@code link} of {@code router}, once (its own sequence window drops the copies of other paths),
+     * with its payload. The variable must reach that link by a subscription of the scenario; a
+     * listener does not subscribe. Before or during the run.
+     *
+     * @throws IllegalArgumentException if there is no such variable or delivery link
+     */
+    public void listen(String variable, String router, String link, PayloadListener listener) {
+        java.util.Objects.requireNonNull(listener, "listener");
+        routerOf(variable, "listen");
+        Subscriber sink = deliveries.get(router + "/" + link);
+        if (sink == null) {
+            throw new IllegalArgumentException("listen " + variable + ": no delivery link '" + router + "/" + link
+                    + "' (known: " + String.join(", ", deliveries.keySet()) + ")");
+        }
+        Runnable attach = () -> sink.listen(declared.get(variable).id(), listener);
+        if (declared.containsKey(variable)) {
+            attach.run();
+        } else {
+            pendingListeners.add(attach);
+        }
+    }
+
+    /**
+     * Applies {@code change} now, as the timeline does at its time (its own time is not looked
+     * at): for an application that draws faults as the run goes rather than all before it.
+     */
+    public void change(Scenario.Change change) {
+        apply(java.util.Objects.requireNonNull(change, "change"));
+    }
+
+    /**
+     * Ends the run after the action running now (an application's last call answered): nothing
+     * later runs, and the result covers the time up to now. A run that is not stopped lasts its
+     * duration.
+     */
+    public void stop() {
+        loop.stop();
     }
 
     // --- what Invariants reads -----------------------------------------------------------------
@@ -395,6 +472,12 @@ public final class Simulation {
         return scenario.variables().stream().filter(v -> v.name().equals(variable)).findFirst().orElseThrow().router();
     }
 
+    private String routerOf(String variable, String asking) {
+        return scenario.variables().stream().filter(v -> v.name().equals(variable)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(asking + ": the scenario has no variable '" + variable
+                        + "'")).router();
+    }
+
     /** The flow's previous hops as numbers of {@link #hops}. */
     private int[] hopsOf(List<ControlMessage.Upstream> upstream) {
         return upstream.stream().mapToInt(u -> u.isPublisher() ? FlowEntry.PUBLISHER : hops.indexOf(u.router()))
@@ -442,6 +525,8 @@ public final class Simulation {
         for (Scenario.Variable v : scenario.variables()) {
             declare(v);
         }
+        pendingListeners.forEach(Runnable::run);
+        pendingListeners.clear();
         // Subscriptions are asked before any publisher starts: one asked at the instant its
         // publisher sends is in place for that sample.
         for (Scenario.Subscription s : scenario.subscriptions()) {
@@ -451,7 +536,12 @@ public final class Simulation {
                 admissions.put(s.label(), "not asked: its time is at or after the end of the run");
             }
         }
-        publishers.forEach((name, p) -> p.start(startOf(name)));
+        // A variable starting at or after the end has no periodic source: an application publishes it.
+        publishers.forEach((name, p) -> {
+            if (startOf(name) < scenario.durationNanos()) {
+                p.start(startOf(name));
+            }
+        });
         long rawId = RAW_BASE;
         for (Scenario.RawSource rs : scenario.rawSources()) {
             startRaw(rs, rawId++);
@@ -461,13 +551,20 @@ public final class Simulation {
         }
         long interval = scenario.reportIntervalNanos();
         long end = scenario.durationNanos();
+        endNanos = end;
         for (long from = 0; from < end; from += interval) {
             long to = Math.min(end, from + interval);
             loop.runUntil(to - 1); // the interval is [from, to)
+            if (loop.stopped()) { // an application ended the run: its last interval ends with the action that did
+                to = Math.min(to, loop.now() + 1);
+                end = to;
+                endNanos = end;
+            }
             long f = from;
+            long t = to;
             series.forEach((label, s) -> {
                 if (!ended.contains(label)) {
-                    closeInterval(label, s, Math.max(f, s.openedAt()), to);
+                    closeInterval(label, s, Math.max(f, s.openedAt()), t);
                 }
             });
             lastClosed = to;
@@ -651,7 +748,7 @@ public final class Simulation {
         List<FlowInterval> summaries = new ArrayList<>();
         for (SubscriptionSeries s : series.values()) {
             rows.addAll(s.rows());
-            summaries.add(s.summary(0, scenario.durationNanos()));
+            summaries.add(s.summary(0, endNanos));
         }
         Map<String, SimulationResult.RawFigures> raw = new LinkedHashMap<>();
         rawSenders.forEach((label, sender) -> {
@@ -662,7 +759,7 @@ public final class Simulation {
         links.forEach((name, l) -> linkFigures.put(name, new SimulationResult.LinkFigures(l.datagramsSent(),
                 l.datagramsDelivered(), l.datagramsLost(SimLink.Loss.QUEUE), l.datagramsLost(SimLink.Loss.WIRE),
                 l.datagramsLost(SimLink.Loss.DOWN), l.packetsOnWire(), l.bytesOnWire())));
-        return new SimulationResult(scenario.name(), scenario.seed(), scenario.durationNanos(), admissions, rows,
+        return new SimulationResult(scenario.name(), scenario.seed(), endNanos, admissions, rows,
                 summaries, raw, linkFigures, loop.executed(), decisions, notices, held(), adaptations);
     }
 }

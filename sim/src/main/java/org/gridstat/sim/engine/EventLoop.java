@@ -44,6 +44,7 @@ public final class EventLoop {
     private long now;
     private long sequence;
     private long executed;
+    private boolean stopped;
 
     /** The current simulated time. */
     public long now() {
@@ -67,10 +68,13 @@ public final class EventLoop {
         return at(at < now ? Long.MAX_VALUE : at, action);
     }
 
-    /** Runs every action due up to and including {@code end}, then leaves the clock at {@code end}. */
+    /**
+     * Runs every action due up to and including {@code end}, then leaves the clock at {@code end};
+     * once {@link #stop() stopped}, returns after the action that stopped it with the clock at its time.
+     */
     public void runUntil(long end) {
         Timer t;
-        while ((t = queue.peek()) != null && t.at <= end) {
+        while (!stopped && (t = queue.peek()) != null && t.at <= end) {
             queue.poll();
             Runnable a = t.action;
             if (a == null) {
@@ -81,7 +85,21 @@ public final class EventLoop {
             executed++;
             a.run();
         }
-        now = Math.max(now, end);
+        if (!stopped) {
+            now = Math.max(now, end);
+        }
+    }
+
+    /**
+     * Ends the run after the action running now: what is still scheduled never runs. For a run
+     * whose end an application decides (its last call answered) rather than a fixed duration.
+     */
+    public void stop() {
+        stopped = true;
+    }
+
+    public boolean stopped() {
+        return stopped;
     }
 
     /** Actions run so far (cancelled ones excluded). */

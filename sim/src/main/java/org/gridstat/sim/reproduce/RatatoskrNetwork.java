@@ -5,11 +5,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
+import org.gridstat.broker.install.FlowRates;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.Topology;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.sim.net.LinkModel;
 import org.gridstat.sim.scenario.Scenario;
 
@@ -17,7 +18,7 @@ import org.gridstat.sim.scenario.Scenario;
  * The network of the Ratatoskr evaluation: 13 status routers forming two disjoint paths between
  * the control center's router {@code cc} and the substation's {@code sub}: path A over
  * {@code a1..a5} (6 links), path B over {@code b1..b6} (7 links), every link in both directions,
- * 1 ms of propagation delay, 10 Mbit/s. The RPC client is on {@code cc}'s delivery link
+ * 1 ms of propagation delay, 100 Mbit/s. The RPC client is on {@code cc}'s delivery link
  * {@code client}, the server on {@code sub}'s delivery link {@code server}.
  *
  * <p>A 2WoPS connection per spatial level {@code k} (1 and 2): the client publishes
@@ -40,7 +41,18 @@ public final class RatatoskrNetwork {
     public static final String CLIENT_LINK = "client";
     public static final String SERVER_LINK = "server";
     public static final long LINK_DELAY = MS;
-    public static final long LINK_CAPACITY = 1_250_000;
+    /**
+     * 100 Mbit/s. The published setup gives the links' delay only; at 10 Mbit/s the broker's EDF
+     * test refuses the flows: a hop's deadline (about 1 ms once its propagation is taken off) is
+     * shorter than the largest datagram already on the wire (1.2 ms at 10 Mbit/s) and a frame.
+     */
+    public static final long LINK_CAPACITY = 12_500_000;
+    /**
+     * Each router's queueing budget in admission: 250 us. The broker admits a path if its links'
+     * propagation and transmission and its routers' budgets fit the 12.5 ms bound; path B (7 links
+     * of 1.18 ms, 8 routers) leaves 4.2 ms for 8 routers, so the default 1 ms would refuse both paths.
+     */
+    public static final long QUEUEING_BUDGET = 250_000;
     /** Each direction's latency bound: a try is acknowledged within twice it, 25 ms. */
     public static final long LATENCY_BOUND = 12_500_000L;
     /** Every RPC variable is declared and subscribed at this interval (1,000 Hz). */
@@ -69,7 +81,7 @@ public final class RatatoskrNetwork {
         List<String> routers = new ArrayList<>(pathA());
         pathB().stream().filter(r -> !routers.contains(r)).forEach(routers::add);
         for (String r : routers) {
-            b.router(r, 1_000_000, MS, "");
+            b.router(r, 1_000_000, QUEUEING_BUDGET, "");
         }
         for (List<String> path : List.of(pathA(), pathB())) {
             for (int i = 0; i + 1 < path.size(); i++) {
@@ -79,6 +91,14 @@ public final class RatatoskrNetwork {
         }
         return b.build();
     }
+
+    /**
+     * No congestion control, and the routers' rate estimators tick once a minute: nothing here
+     * reads the rates, and at the default second 13 idle routers would wake 13 times per simulated
+     * second between calls that are many seconds apart.
+     */
+    static final Scenario.Congestion CONGESTION = new Scenario.Congestion(false, false,
+            new EstimatorSettings(60 * S, 0.5), FlowRates.DEFAULT);
 
     public static String requestVariable(int paths) {
         return "rpc/request/k" + paths;
@@ -113,31 +133,23 @@ public final class RatatoskrNetwork {
             subscriptions.add(subscription(replyVariable(k), CLIENT_ROUTER, CLIENT_LINK, k));
         }
         Map<String, LinkModel> links = new LinkedHashMap<>();
-        List<Scenario.Change> timeline = new ArrayList<>();
-        SplittableRandom outages = new SplittableRandom(seed ^ 0x5EEDL);
         for (Link l : t.links()) {
-            String name = l.name();
-            links.put(name, new LinkModel(LINK_CAPACITY, LINK_DELAY, LinkModel.DEFAULT_MTU, LinkModel.DEFAULT_QUEUE_PACKETS,
+            links.put(l.name(), new LinkModel(LINK_CAPACITY, LINK_DELAY, LinkModel.DEFAULT_MTU, LinkModel.DEFAULT_QUEUE_PACKETS,
                     LinkModel.Discipline.SCHEDULER, omission, LinkModel.BurstLoss.NONE, 0, 0));
-            if (outageEveryNanos > 0) {
-                // Poisson starts from the end of the previous outage, fixed length: the routers' emulation
-                SplittableRandom r = outages.split();
-                long at = 0;
-                while (true) {
-                    at += (long) (-Math.log(1 - r.nextDouble()) * outageEveryNanos);
-                    if (at >= durationNanos) {
-                        break;
-                    }
-                    timeline.add(new Scenario.LinkState(at, name, false));
-                    at += outageForNanos;
-                    if (at < durationNanos) {
-                        timeline.add(new Scenario.LinkState(at, name, true));
-                    }
-                }
-            }
         }
+        List<Scenario.Change> timeline = outageEveryNanos > 0
+                ? outages(outageEveryNanos, outageForNanos, seed).timeline(durationNanos) : List.of();
         return new Scenario("ratatoskr", t, durationNanos, durationNanos, seed, Scenario.Admission.FULL, links, variables,
-                subscriptions, List.of(), timeline);
+                subscriptions, List.of(), timeline, CONGESTION);
+    }
+
+    /**
+     * The outages of every inter-router link (both directions): fixed length, Poisson starts from
+     * the end of the previous one, as the routers' link emulation draws them. The scenario's
+     * timeline holds them; a long run draws them as it goes instead ({@link LinkOutages#drive}).
+     */
+    static LinkOutages outages(long everyNanos, long forNanos, long seed) {
+        return new LinkOutages(topology().links().stream().map(Link::name).toList(), everyNanos, forNanos, seed);
     }
 
     private static Scenario.Variable variable(String name, String router, long durationNanos) {

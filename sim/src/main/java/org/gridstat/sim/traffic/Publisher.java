@@ -15,7 +15,9 @@ import org.gridstat.sim.net.SimDatagram;
  * {@code k} intervals plus a jitter drawn uniformly below {@code jitterNanos}, stamped with that
  * time on the publisher's epoch clock and the deadline its latency bound gives, encoded with core's
  * encoder, and sent at once, one frame per datagram, to its router. The interval may change on a
- * timeline; a change takes effect from the next sample.
+ * timeline; a change takes effect from the next sample. An application may also {@link #send} a
+ * sample of its own at any time (a periodic start at or after the run's end gives it the variable
+ * alone).
  */
 public final class Publisher {
     private final EventLoop loop;
@@ -138,23 +140,53 @@ public final class Publisher {
         if (!running) {
             return;
         }
-        long now = loop.now();
-        long sourceTime = epochBaseNanos + now + clockOffsetNanos;
-        if (hold.send(sourceTime)) { // a sample held back is never sent: not one the subscribers miss
-            ByteBuffer frame = ByteBuffer.allocate(frameBytes);
-            encoder.wrap(frame, 0).variableId(variableId).sequence(sequence).sourceTimeNanos(sourceTime)
-                    .deadlineNanos(latencyBoundNanos == 0 ? WireFormat.NO_DEADLINE : sourceTime + latencyBoundNanos)
-                    .serviceClass(serviceClass).rawPayloadLength(frameBytes - WireFormat.HEADER_LENGTH);
-            int length = encoder.seal();
-            onSample.accept(new Sample(variableId, sequence, sourceTime, now));
-            sequence++;
-            router.accept(SimDatagram.of(frame.array(), length));
-        } else if (onFirstHeld != null) {
-            onFirstHeld.accept(now);
-            onFirstHeld = null;
-        }
+        emit(null);
         nextNominal += intervalNanos;
         timer = loop.at(nextNominal + jitter(), this::publish);
+    }
+
+    /**
+     * Sends one sample now carrying {@code payload}, beside the periodic ones (an application's
+     * event: an RPC frame): the next sequence number, stamped and routed as a periodic sample, and
+     * counted for the subscriptions alike. Whether it is running or not does not matter.
+     *
+     * @return whether it was sent; {@code false} if its router's congestion notice held it back
+     * @throws IllegalArgumentException if the payload does not fit one status event frame
+     */
+    public boolean send(byte[] payload) {
+        if (payload.length > WireFormat.MAX_PAYLOAD_LENGTH) {
+            throw new IllegalArgumentException("a status event carries at most " + WireFormat.MAX_PAYLOAD_LENGTH
+                    + " bytes of payload, got " + payload.length);
+        }
+        return emit(payload);
+    }
+
+    /** Encodes and sends one sample: {@code payload}, or without one the declared frame's size of zeros. */
+    private boolean emit(byte[] payload) {
+        long now = loop.now();
+        long sourceTime = epochBaseNanos + now + clockOffsetNanos;
+        if (!hold.send(sourceTime)) { // a sample held back is never sent: not one the subscribers miss
+            if (onFirstHeld != null) {
+                onFirstHeld.accept(now);
+                onFirstHeld = null;
+            }
+            return false;
+        }
+        int payloadLength = payload == null ? frameBytes - WireFormat.HEADER_LENGTH : payload.length;
+        ByteBuffer frame = ByteBuffer.allocate(WireFormat.HEADER_LENGTH + payloadLength);
+        encoder.wrap(frame, 0).variableId(variableId).sequence(sequence).sourceTimeNanos(sourceTime)
+                .deadlineNanos(latencyBoundNanos == 0 ? WireFormat.NO_DEADLINE : sourceTime + latencyBoundNanos)
+                .serviceClass(serviceClass);
+        if (payload == null) {
+            encoder.rawPayloadLength(payloadLength);
+        } else {
+            encoder.rawPayload(payload, 0, payload.length);
+        }
+        int length = encoder.seal();
+        onSample.accept(new Sample(variableId, sequence, sourceTime, now));
+        sequence++;
+        router.accept(SimDatagram.of(frame.array(), length));
+        return true;
     }
 
     public long sent() {

@@ -15,7 +15,8 @@ import org.gridstat.sim.net.SimDatagram;
  * The subscribers at the end of one delivery link: each datagram is walked and each event decoded
  * with core's codec, and each subscription to its variable is given the first copy of every sample
  * (the client API's own {@link SequenceWindow} tells copies from new samples), with its latency
- * against its deadline.
+ * against its deadline. Applications {@link #listen} to a variable's payloads the same way, each
+ * with its own window.
  */
 public final class Subscriber {
     /** What one subscription is told. */
@@ -38,6 +39,7 @@ public final class Subscriber {
     private final StatusEventDecoder decoder = new StatusEventDecoder();
     private final Map<Long, List<Delivery>> byVariable = new HashMap<>();
     private final Map<Delivery, SequenceWindow> windows = new HashMap<>();
+    private final Map<Long, List<Listening>> listeners = new HashMap<>();
     private long duplicates;
     private long invalid;
     private long unwanted;
@@ -60,6 +62,20 @@ public final class Subscriber {
         windows.remove(d);
     }
 
+    /**
+     * Hands {@code listener} every sample of {@code variableId} arriving from now on, each once:
+     * its own window drops the copies from other paths, as a subscribing application's does.
+     */
+    public void listen(long variableId, PayloadListener listener) {
+        listeners.computeIfAbsent(variableId, v -> new java.util.ArrayList<>()).add(new Listening(listener));
+    }
+
+    private record Listening(PayloadListener listener, SequenceWindow window) {
+        Listening(PayloadListener listener) {
+            this(listener, new SequenceWindow());
+        }
+    }
+
     /** A datagram arrives now. */
     public void receive(SimDatagram d) {
         if (d.bytes() == null) {
@@ -78,25 +94,43 @@ public final class Subscriber {
                 continue;
             }
             List<Delivery> l = byVariable.get(decoder.variableId());
-            if (l == null || l.isEmpty()) {
+            List<Listening> apps = listeners.get(decoder.variableId());
+            if ((l == null || l.isEmpty()) && apps == null) {
                 unwanted++;
                 continue;
             }
             long sequence = decoder.sequence();
             long sourceTime = decoder.sourceTimeNanos();
             long latency = epochNow - sourceTime;
-            for (Delivery s : l) {
-                SequenceWindow.Verdict v = windows.get(s).accept(sequence, sourceTime);
-                if (v == SequenceWindow.Verdict.NEW || v == SequenceWindow.Verdict.LATE_FILL) {
-                    s.delivered(sequence, sourceTime, latency, latency > s.latencyBoundNanos());
-                } else {
-                    duplicates++;
+            if (l != null) {
+                for (Delivery s : l) {
+                    if (first(windows.get(s), sequence, sourceTime)) {
+                        s.delivered(sequence, sourceTime, latency, latency > s.latencyBoundNanos());
+                    }
+                }
+            }
+            if (apps != null) {
+                // the decoder's buffer wraps the datagram's own array: its offsets are the array's
+                for (Listening a : apps) {
+                    if (first(a.window(), sequence, sourceTime)) {
+                        a.listener().received(sequence, sourceTime, d.bytes(), decoder.payloadOffset(),
+                                decoder.payloadLength());
+                    }
                 }
             }
         }
     }
 
-    /** Copies of samples already delivered (from another path), over all subscriptions. */
+    private boolean first(SequenceWindow w, long sequence, long sourceTime) {
+        SequenceWindow.Verdict v = w.accept(sequence, sourceTime);
+        if (v == SequenceWindow.Verdict.NEW || v == SequenceWindow.Verdict.LATE_FILL) {
+            return true;
+        }
+        duplicates++;
+        return false;
+    }
+
+    /** Copies of samples already delivered (from another path), over all subscriptions and listeners. */
     public long duplicates() {
         return duplicates;
     }
