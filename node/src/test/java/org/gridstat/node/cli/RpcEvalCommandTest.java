@@ -23,11 +23,11 @@ class RpcEvalCommandTest {
                 r.out());
         assertTrue(r.out().contains("### Temporal redundancy under omission"), r.out());
         assertTrue(r.out().contains("\n| 4 | 8 % | "), "n 4 at 8 %: " + r.out());
-        assertTrue(r.out().contains("\n| 2 | 50 s | 98.039 % | "), "k 2 at outages every 50 s: " + r.out());
-        for (String published : List.of("| spatial + temporal (k2, n4) | 1 % omission + 1 s outages every 1000 s | 24 ms |",
-                "| spatial (k2, n1) | 1 % omission + 1 s outages every 1000 s | 91 ms |",
-                "| temporal (k1, n4) | 8 % omission + 1 s outages every 50 s | 977 ms |",
-                "| none (k1, n1) | 8 % omission + 1 s outages every 50 s | 939 ms |")) {
+        assertTrue(r.out().contains("\n| 2 | 50 s / 1,300 s | 99.923 % | "), "k 2 at outages every 50 s: " + r.out());
+        for (String published : List.of("| spatial + temporal (k2, n4) | 1 % omission + a 1 s outage every 1,000 s in the network | 24 ms |",
+                "| spatial (k2, n1) | 1 % omission + a 1 s outage every 1,000 s in the network | 91 ms |",
+                "| temporal (k1, n4) | 8 % omission + a 1 s outage every 50 s in the network | 977 ms |",
+                "| none (k1, n1) | 8 % omission + a 1 s outage every 50 s in the network | 939 ms |")) {
             assertTrue(r.out().contains(published), published + " in " + r.out());
         }
         assertTrue(r.out().contains("| sweep | experiments | events | simulated | wall time | events per second |"), r.out());
@@ -43,5 +43,8 @@ class RpcEvalCommandTest {
         CommandRun r = CommandRun.of("rpc-eval", "--calls", "5");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--calls must be 10 to 10,000,000, got 5"), r.err());
+        CommandRun real = CommandRun.of("rpc-eval", "--calls", "10", "--real", "--real-calls", "5");
+        assertEquals(2, real.code());
+        assertTrue(real.err().contains("--real-calls must be 10 to 100,000, got 5"), real.err());
     }
 }

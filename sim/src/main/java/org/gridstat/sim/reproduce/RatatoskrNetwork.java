@@ -63,6 +63,8 @@ public final class RatatoskrNetwork {
     public static final int[] PATH_LEVELS = {1, 2};
     public static final int PATH_A_LINKS = 6;
     public static final int PATH_B_LINKS = 7;
+    /** Inter-router links, each direction counted: where outages strike. */
+    public static final int DIRECTED_LINKS = 2 * (PATH_A_LINKS + PATH_B_LINKS);
 
     private RatatoskrNetwork() {
     }
@@ -190,6 +192,15 @@ public final class RatatoskrNetwork {
             failAll *= pathUp * Math.pow(1 - copyThrough, copies) + (1 - pathUp);
         }
         return 1 - failAll;
+    }
+
+    /**
+     * The mean time between outages of each directed link when the network as a whole has one
+     * every {@code networkEveryNanos}, each striking one of its {@link #DIRECTED_LINKS} links at
+     * random: a Poisson process thinned at random is one Poisson process per link.
+     */
+    public static long perLinkEvery(long networkEveryNanos) {
+        return networkEveryNanos * DIRECTED_LINKS;
     }
 
     /** The fraction of time a link is up, outages of {@code forNanos} every {@code everyNanos} on average. */

@@ -59,7 +59,8 @@ public final class RatatoskrReport {
                     .append(temporalTable(r.temporal())).append('\n');
         }
         if (!r.spatial().isEmpty()) {
-            sb.append("### Spatial redundancy under outages (1 s per directed link, no omission; ")
+            sb.append("### Spatial redundancy under outages (1 s each, at Poisson times in the network, each on one of its ")
+                    .append(RatatoskrNetwork.DIRECTED_LINKS).append(" directed links; no omission; ")
                     .append(calls(p.outageCalls(), p.outageWarmUp())).append(", a call ")
                     .append(RatatoskrEvaluation.OUTAGE_GAP).append(" after the last answer)\n\n")
                     .append(spatialTable(r.spatial())).append('\n');
@@ -91,12 +92,14 @@ public final class RatatoskrReport {
     }
 
     static String spatialTable(List<Ratatoskr.Figures> rows) {
-        Reproductions.Table t = new Reproductions.Table("paths k", "outages every", "link up", "early success (95 %)",
+        Reproductions.Table t = new Reproductions.Table("paths k", "an outage every (network / link)", "link up",
+                "early success (95 %)",
                 "analysis", "ours - analysis", "retries per call", "call time, mean ± std", "worst call",
                 "actuator runs / calls run / made");
         for (Ratatoskr.Figures f : rows) {
             Ratatoskr.Experiment e = f.experiment();
-            t.row(String.valueOf(e.redundancy().paths()), String.format(Locale.ROOT, "%,d s", e.outageEveryNanos() / S),
+            t.row(String.valueOf(e.redundancy().paths()), String.format(Locale.ROOT, "%,d s / %,d s",
+                    e.outageEveryNanos() / RatatoskrNetwork.DIRECTED_LINKS / S, e.outageEveryNanos() / S),
                     fixed(100 * RatatoskrNetwork.up(e.outageEveryNanos(), e.outageForNanos()), 3) + " %", early(f),
                     pct2(f.analysis()), difference(f), fixed(f.retriesPerCall(), 3), meanStd(f),
                     fixed(f.maxMillis(), 1) + " ms", atMostOnce(f));
@@ -158,7 +161,7 @@ public final class RatatoskrReport {
 
     // --- CSV -------------------------------------------------------------------------------------
 
-    static final String CSV_HEADER = "sweep,configuration,omission,outage_every_s,outage_for_s,paths,copies,spacing_ms,"
+    static final String CSV_HEADER = "sweep,configuration,omission,outage_every_per_link_s,outage_for_s,paths,copies,spacing_ms,"
             + "retries,gap_s,gap_exponential,warmup,calls,seed,early_success,half_width_95,analysis,difference_pp,"
             + "sigmas,retries_per_call,mean_ms,std_ms,p99_9_ms,p99_99_ms,max_ms,published_worst_ms,success,timeout,unknown_delivery,"
             + "other_outcomes,calls_made,executions,executed_calls,simulated_s,events";
@@ -238,13 +241,13 @@ public final class RatatoskrReport {
 
     private static XYChart spatialPlot(List<Ratatoskr.Figures> rows) {
         XYChart c = chart("Early success under 1 s outages, k disjoint paths (bars: 95 %; dashed: analysis)",
-                "mean time between outages per directed link (s, log)", "early success (%)");
+                "mean time between outages in the network (s, log)", "early success (%)");
         c.getStyler().setXAxisLogarithmic(true);
         int i = 0;
         for (List<Ratatoskr.Figures> group : groups(rows, f -> f.experiment().redundancy().paths())) {
             Color color = color(c, i++);
             String k = "k = " + group.get(0).experiment().redundancy().paths();
-            double[] x = values(group, f -> f.experiment().outageEveryNanos() / 1e9);
+            double[] x = values(group, f -> f.experiment().outageEveryNanos() / 1e9 / RatatoskrNetwork.DIRECTED_LINKS);
             measured(c, k, x, values(group, f -> 100 * f.earlySuccess()), values(group, f -> 100 * f.halfWidth95()), color);
             analysis(c, k + " analysis", x, values(group, f -> 100 * f.analysis()), color);
         }

@@ -115,8 +115,8 @@ class ReproRatatoskrTest {
         assertEquals(1 + 4 + 2 + 8, csv.size());
         assertEquals(RatatoskrReport.CSV_HEADER.split(",").length, csv.get(1).split(",").length);
         String md = RatatoskrReport.markdown(r);
-        assertTrue(md.contains("| spatial + temporal (k2, n4) | 1 % omission + 1 s outages every 1000 s | 24 ms | "), md);
-        assertTrue(md.contains("| none (k1, n1) | 8 % omission + 1 s outages every 50 s | 939 ms | "), md);
+        assertTrue(md.contains("| spatial + temporal (k2, n4) | 1 % omission + a 1 s outage every 1,000 s in the network | 24 ms | "), md);
+        assertTrue(md.contains("| none (k1, n1) | 8 % omission + a 1 s outage every 50 s in the network | 939 ms | "), md);
         assertTrue(!md.contains("What it cost"), "not timed, no costs");
         assertTrue(!md.contains("BROKEN"), md);
     }
