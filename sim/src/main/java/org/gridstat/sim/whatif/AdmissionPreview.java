@@ -18,8 +18,8 @@ import org.gridstat.sim.scenario.Scenario;
  * order ({@link AdmissionReplay}), answers whether the candidate is admitted and what each link's
  * class reservations become. Then the simulator runs the resulting network for the duration with
  * congestion control on and the surge applied; if the candidate is admitted, it runs the network
- * without it too, beside the first on a thread of its own, so each flow's figures can be compared
- * and the candidate's share of the damage told from the surge's. Deterministic for a seed. A
+ * without it too (beside the first, on a thread of its own, where cores and heap allow), so each
+ * flow's figures can be compared and the candidate's share of the damage told from the surge's. Deterministic for a seed. A
  * preview takes up to seconds of CPU ({@link PreviewLimits}): call it off the console's UI thread.
  */
 public final class AdmissionPreview {
@@ -63,12 +63,15 @@ public final class AdmissionPreview {
         }
         Scenario withIt = PreviewScenario.of(state, withCandidate, withCandidate, surge, simulated, settings.seed(),
                 settings.admission(), settings.congestion());
-        CompletableFuture<SimulationResult> baseline = replay.candidateAdmitted()
-                ? besides(PreviewScenario.of(state, replay.admitted(), withCandidate, surge, simulated, settings.seed(),
-                        settings.admission(), settings.congestion()))
-                : CompletableFuture.completedFuture(null);
+        Scenario withoutIt = replay.candidateAdmitted()
+                ? PreviewScenario.of(state, replay.admitted(), withCandidate, surge, simulated, settings.seed(),
+                        settings.admission(), settings.congestion())
+                : null;
+        boolean sideBySide = PreviewLimits.sideBySide(PreviewLimits.bytesPerRun(withCandidate.size(), replay.flows().size()),
+                Runtime.getRuntime().maxMemory()) && Runtime.getRuntime().availableProcessors() > 1;
+        CompletableFuture<SimulationResult> baseline = withoutIt != null && sideBySide ? besides(withoutIt) : null;
         SimulationResult with = Simulation.run(withIt);
-        SimulationResult without = join(baseline);
+        SimulationResult without = baseline != null ? join(baseline) : withoutIt != null ? Simulation.run(withoutIt) : null;
 
         Reassignments reassignments = Reassignments.read(with.decisions(), replay.flows(), simulated);
         List<FlowOutlook> flows = new ArrayList<>();

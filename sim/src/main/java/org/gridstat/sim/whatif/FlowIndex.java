@@ -95,6 +95,11 @@ final class FlowIndex {
         return sum;
     }
 
+    /** How many flows the routers hold: each costs the simulation its queue's counters and histograms. */
+    int size() {
+        return flows.size();
+    }
+
     /** The flow with this id at this router, or {@code null} (not one the broker planned). */
     Flow flow(String router, long flowId) {
         return flows.get(key(router, flowId));

@@ -245,6 +245,18 @@ class AdmissionPreviewTest {
     }
 
     @Test
+    void aRunThatWouldFillHalfTheHeapIsRefusedAndTwoThatFillMoreThanAQuarterTakeTurns() {
+        long mb = 1L << 20;
+        assertEquals(150_000 * 2_000 + 80_000 * 7_000, PreviewLimits.bytesPerRun(2_000, 7_000));
+        assertTrue(PreviewLimits.sideBySide(128 * mb, 1024 * mb));
+        assertFalse(PreviewLimits.sideBySide(129 * mb, 1024 * mb), "two runs would hold more than a quarter of the heap");
+        PreviewTooLargeException e = assertThrows(PreviewTooLargeException.class,
+                () -> PreviewLimits.sideBySide(513 * mb, 1024 * mb));
+        assertEquals("the simulation would hold about 513 MB of histograms for its subscriptions and flows; this JVM's"
+                + " heap is 1,024 MB", e.getMessage());
+    }
+
+    @Test
     void theDurationIsWholeSecondsAndCappedAtAMinute() {
         assertEquals(Duration.ofSeconds(10), PreviewSettings.DEFAULT.cappedDuration());
         assertEquals(Duration.ofSeconds(2), PreviewSettings.DEFAULT.withDuration(Duration.ofMillis(1_500)).cappedDuration());
