@@ -20,8 +20,6 @@ import org.gridstat.sim.metrics.FlowInterval;
  */
 public record FlowFigures(long offered, long delivered, long judged, long onTime, long overflowDrops, long deadlineDrops,
                           long copiesLost, long worstP99Nanos, long maxLatencyNanos) {
-    public static final FlowFigures NONE = new FlowFigures(0, 0, 0, 0, 0, 0, 0, 0, 0);
-
     /** Samples judged and not delivered by their deadline (dropped, lost or late). */
     public long missed() {
         return judged - onTime;
