@@ -42,15 +42,16 @@ public final class AlarmsView implements PulseView {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new Label("no alarms"));
         table.getColumns().addAll(List.of(
-                Columns.of("severity", e -> e.alarm().severity(), s -> s, AlarmsView::severityStyle),
-                Columns.of("latched", e -> e.latched() ? "LATCHED" : e.acknowledged() ? "acknowledged" : "—", s -> s,
-                        s -> s.equals("LATCHED") ? "state-bad" : null),
+                Columns.wide(Columns.<AlarmLatch.Entry, String>of("severity", e -> e.alarm().severity(), s -> s, AlarmsView::severityStyle), 100),
+                Columns.wide(Columns.<AlarmLatch.Entry, String>of("latched", e -> e.latched() ? "LATCHED" : e.acknowledged() ? "acknowledged" : "—",
+                        s -> s, s -> s.equals("LATCHED") ? "state-bad" : null), 130),
                 Columns.text("source", e -> e.alarm().source()),
-                Columns.text("kind", e -> e.alarm().kind()),
-                Columns.text("message", e -> e.alarm().message() + (e.present() ? "" : "  (no longer listed by the broker)")),
+                Columns.wide(Columns.<AlarmLatch.Entry>text("kind", e -> e.alarm().kind()), 140),
+                Columns.wide(Columns.<AlarmLatch.Entry>text("message", e -> e.alarm().message()
+                        + (e.present() ? "" : "  (no longer listed by the broker)")), 420),
                 Columns.of("count", e -> e.alarm().count(), String::valueOf),
-                Columns.of("first seen", e -> e.alarm().firstSeen(), AlarmsView::time),
-                Columns.of("last seen", e -> e.alarm().lastSeen(), AlarmsView::time)));
+                Columns.wide(Columns.<AlarmLatch.Entry, Instant>of("first seen", e -> e.alarm().firstSeen(), AlarmsView::time), 200),
+                Columns.wide(Columns.<AlarmLatch.Entry, Instant>of("last seen", e -> e.alarm().lastSeen(), AlarmsView::time), 200)));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         acknowledge.setOnAction(e -> acknowledgeSelected());
         acknowledgeAll.setOnAction(e -> {

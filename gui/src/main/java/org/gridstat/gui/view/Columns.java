@@ -52,4 +52,10 @@ final class Columns {
     static <R> TableColumn<R, String> text(String title, Function<R, String> value) {
         return of(title, value, s -> s);
     }
+
+    /** The column at a width that shows its values whole (the resize policy does not look at them). */
+    static <R, T> TableColumn<R, T> wide(TableColumn<R, T> c, double width) {
+        c.setPrefWidth(width);
+        return c;
+    }
 }

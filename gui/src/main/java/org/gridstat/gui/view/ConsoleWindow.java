@@ -22,8 +22,8 @@ import org.gridstat.gui.model.ConsoleSnapshot;
  * Ctrl+4 devices, Ctrl+5 alarms) above the status bar, all repainted by one {@link ConsolePulse}.
  */
 public final class ConsoleWindow {
-    public static final double WIDTH = 1400;
-    public static final double HEIGHT = 860;
+    public static final double WIDTH = 1280;
+    public static final double HEIGHT = 800;
     private final TabPane tabs = new TabPane();
     private final TopologyView topology;
     private final FlowsView flows;

@@ -34,16 +34,16 @@ public final class DevicesView implements PulseView {
         table.setItems(sorted);
         table.setPlaceholder(new Label("no gateway has reported devices to the broker"));
         table.getColumns().addAll(List.of(
-                Columns.of("health", DeviceRow::health, DevicesView::healthText, DevicesView::healthStyle),
+                Columns.wide(Columns.of("health", DeviceRow::health, DevicesView::healthText, DevicesView::healthStyle), 110),
                 Columns.text("gateway", DeviceRow::gateway),
                 Columns.text("device", DeviceRow::device),
-                Columns.text("state", DeviceRow::state),
-                Columns.text("time quality", DeviceRow::timeQuality),
+                Columns.wide(Columns.text("state", DeviceRow::state), 150),
+                Columns.wide(Columns.text("time quality", DeviceRow::timeQuality), 180),
                 Columns.of("rate", DeviceRow::dataRateHz, r -> r + " /s"),
                 Columns.of("CFGCNT", DeviceRow::configCount, String::valueOf),
                 Columns.of("last data", DeviceRow::lastDataAgeMs, ms -> Shown.age(ms) + " ago"),
                 Columns.of("report age", DeviceRow::reportAgeMs, Shown::age),
-                Columns.text("errors", DeviceRow::errors)));
+                Columns.wide(Columns.text("errors", DeviceRow::errors), 300)));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
     }
 

@@ -23,17 +23,18 @@ public final class SubscriptionTable implements PulseView {
         table.setItems(sorted);
         table.setPlaceholder(new Label("no subscriptions admitted"));
         table.getColumns().addAll(List.of(
-                Columns.of("id", Subscription::id, String::valueOf),
-                Columns.text("variable", Subscription::variable),
-                Columns.text("subscriber", s -> s.subscriberRouter() + "/" + s.subscriberLink()),
+                Columns.wide(Columns.of("id", Subscription::id, String::valueOf), 50),
+                Columns.wide(Columns.text("variable", Subscription::variable), 240),
+                Columns.wide(Columns.text("subscriber", s -> s.subscriberRouter() + "/" + s.subscriberLink()), 100),
                 Columns.of("class", Subscription::serviceClass, c -> c, c -> "class-" + c.toLowerCase(Locale.ROOT)),
                 Columns.of("rate", Subscription::rateHz, Shown::hz),
                 Columns.of("bound", Subscription::latencyBoundMs, Shown::ms),
-                Columns.of("paths", Subscription::pathCount, String::valueOf),
-                Columns.text("route", SubscriptionTable::route),
-                Columns.text("group", s -> s.correlationGroup().isEmpty() ? null : s.correlationGroup()),
-                Columns.of("install", SubscriptionTable::install, t -> t,
-                        t -> t.startsWith("installed") ? "state-good" : t.startsWith("refused") ? "state-bad" : "state-warn")));
+                Columns.wide(Columns.of("paths", Subscription::pathCount, String::valueOf), 60),
+                Columns.wide(Columns.text("route", SubscriptionTable::route), 260),
+                Columns.wide(Columns.text("group", s -> s.correlationGroup().isEmpty() ? null : s.correlationGroup()), 110),
+                Columns.wide(Columns.of("install", SubscriptionTable::install, t -> t,
+                        t -> t.startsWith("installed") ? "state-good" : t.startsWith("refused") ? "state-bad" : "state-warn"),
+                        240)));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
     }
 

@@ -164,6 +164,11 @@ public final class TopologyView implements PulseView {
         g.fillText(s, x, y);
     }
 
+    /** The latched alarms marked on a router. */
+    public int latchedAt(String router) {
+        return alarms.latchedAt(router);
+    }
+
     /** The routers drawn, for tests: each router's id as laid out. */
     List<String> routersDrawn() {
         return last == null || last.topology() == null ? List.of()
