@@ -1,6 +1,6 @@
 package org.gridstat.gui;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -27,12 +27,15 @@ public final class OperatorConsole {
     /**
      * Runs the console until its window is closed.
      *
+     * @param environment the process's environment, where the display is named
+     * @param err         where to say why the console cannot start
      * @return the exit code: 0 closed by the operator, 1 no display or JavaFX could not start
      */
-    public static int run(List<URI> brokers, PrintStream err) {
-        String noDisplay = DisplayCheck.missing(System.getenv(), System.getProperties());
+    public static int run(List<URI> brokers, java.util.Map<String, String> environment, PrintWriter err) {
+        String noDisplay = DisplayCheck.missing(environment, System.getProperties());
         if (noDisplay != null) {
             err.println(noDisplay);
+            err.flush();
             return 1;
         }
         ConsoleModel model = new ConsoleModel();
@@ -63,6 +66,7 @@ public final class OperatorConsole {
         } catch (RuntimeException | Error e) { // no usable graphics: missing native libraries, a display that refuses
             err.println("gridstat gui: JavaFX could not open a window: " + e.getMessage()
                     + " (scripts/setup installs the libraries JavaFX needs: GTK 3, OpenGL, fontconfig, fonts)");
+            err.flush();
             actions.close();
             return 1;
         }
@@ -78,6 +82,7 @@ public final class OperatorConsole {
         }
         if (failed.get() != null) {
             err.println("gridstat gui: the console failed to start: " + failed.get());
+            err.flush();
             return 1;
         }
         return 0;
