@@ -54,6 +54,7 @@ final class LiveNetwork implements AutoCloseable {
     private BrokerService broker;
     private Publisher publisher;
     private Thread pmu;
+    private Thread gateway;
     private volatile boolean publishing = true;
 
     LiveNetwork() throws Exception {
@@ -90,7 +91,40 @@ final class LiveNetwork implements AutoCloseable {
         }, "test-pmu");
         pmu.setDaemon(true);
         pmu.start();
+        gateway = new Thread(() -> {
+            while (publishing) {
+                try {
+                    HttpResponse<String> r = send("PUT", "/gateways/substation-a/devices", DEVICES);
+                    if (r.statusCode() != 204) {
+                        System.err.println("the test gateway's report was refused: " + r.statusCode() + " " + r.body());
+                    }
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    // the broker is down for a moment (the restart test): the next report goes through
+                }
+            }
+        }, "test-gateway");
+        gateway.setDaemon(true);
+        gateway.start();
     }
+
+    /** What a phasor gateway reports of its devices: one of each health. */
+    static final String DEVICES = """
+            {"periodMs": 2000, "devices": [
+              {"name": "pmu-1", "state": "STREAMING", "health": "good", "configCount": 3, "pmus": 1, "dataRateHz": 30,
+               "stat": {"word": 0, "dataError": 0, "syncError": false, "sortedByArrival": false, "trigger": false, "configChange": false, "dataModified": false, "pmuTimeQuality": 0, "unlockedTime": 0, "triggerReason": 0}, "timeQuality": {"code": 0, "leapPending": false, "leapOccurred": false,
+               "leapDelete": false}, "lastDataAgeMs": 12, "counters": {"CONNECTS": 1, "DATA_FRAMES": 9000}},
+              {"name": "pmu-2", "state": "STREAMING", "health": "alarm", "configCount": 1, "pmus": 2, "dataRateHz": 60,
+               "stat": {"word": 8192, "dataError": 0, "syncError": true, "sortedByArrival": false, "trigger": false, "configChange": false, "dataModified": false, "pmuTimeQuality": 0, "unlockedTime": 0, "triggerReason": 0}, "timeQuality": {"code": 1, "leapPending": true,
+               "leapOccurred": false, "leapDelete": false}, "lastDataAgeMs": 8, "counters": {"DATA_FRAMES": 18000}},
+              {"name": "pdc-east", "state": "CONNECTING", "health": "stale", "pmus": 4, "dataRateHz": 30, "counters": {"CONNECTS": 4, "DISCONNECTS": 3}},
+              {"name": "pmu-3", "state": "STREAMING", "health": "bad", "configCount": 2, "pmus": 1, "dataRateHz": 30,
+               "stat": {"word": 32768, "dataError": 2, "syncError": false, "sortedByArrival": false, "trigger": false, "configChange": false, "dataModified": false, "pmuTimeQuality": 0, "unlockedTime": 0, "triggerReason": 0}, "timeQuality": {"code": 0, "leapPending": false,
+               "leapOccurred": false, "leapDelete": false}, "lastDataAgeMs": 30,
+               "counters": {"DATA_FRAMES": 500, "DATA_STALE": 4}, "rejects": {"BAD_CRC": 2}}]}
+            """;
 
     static Topology topology() {
         Topology.Builder b = Topology.builder();
@@ -201,6 +235,10 @@ final class LiveNetwork implements AutoCloseable {
         if (pmu != null) {
             pmu.interrupt();
             pmu.join(2000);
+        }
+        if (gateway != null) {
+            gateway.interrupt();
+            gateway.join(2000);
         }
         if (publisher != null) {
             publisher.close();

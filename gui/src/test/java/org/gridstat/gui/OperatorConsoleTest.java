@@ -136,6 +136,11 @@ class OperatorConsoleTest {
         robot.press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL).press(KeyCode.BACK_SPACE)
                 .release(KeyCode.BACK_SPACE);
 
+        waitFor(10, () -> fx(() -> window.devices().table().getItems().size()) == 4, "the gateway's four devices");
+        java.util.Map<String, String> health = new java.util.TreeMap<>();
+        fx(() -> window.devices().table().getItems()).forEach(d -> health.put(d.device(), d.health()));
+        assertEquals(java.util.Map.of("pmu-1", "good", "pmu-2", "alarm", "pdc-east", "stale", "pmu-3", "bad"), health);
+
         for (int view : new int[] {4, 0, 2, 3, 1}) {
             KeyCode digit = KeyCode.valueOf("DIGIT" + (view + 1));
             robot.press(KeyCode.CONTROL, digit).release(digit, KeyCode.CONTROL);

@@ -28,7 +28,7 @@ public final class AlarmsView implements PulseView {
     private final AlarmLatch latch;
     private final ObservableList<AlarmLatch.Entry> rows = FXCollections.observableArrayList();
     private final TableView<AlarmLatch.Entry> table = new TableView<>(rows);
-    private final Button acknowledge = new Button("_Acknowledge selected");
+    private final Button acknowledge = new Button("Ac_knowledge selected");
     private final Button acknowledgeAll = new Button("Acknowledge a_ll");
     private final Label summary = new Label();
     private final BorderPane root = new BorderPane();

@@ -35,7 +35,7 @@ public final class DevicesView implements PulseView {
         table.setPlaceholder(new Label("no gateway has reported devices to the broker"));
         table.getColumns().addAll(List.of(
                 Columns.wide(Columns.of("health", DeviceRow::health, DevicesView::healthText, DevicesView::healthStyle), 110),
-                Columns.text("gateway", DeviceRow::gateway),
+                Columns.wide(Columns.text("gateway", DeviceRow::gateway), 140),
                 Columns.text("device", DeviceRow::device),
                 Columns.wide(Columns.text("state", DeviceRow::state), 150),
                 Columns.wide(Columns.text("time quality", DeviceRow::timeQuality), 180),
