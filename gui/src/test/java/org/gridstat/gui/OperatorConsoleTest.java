@@ -224,10 +224,10 @@ class OperatorConsoleTest {
         AlarmLatch.Entry e = latchedSessionLost();
         assertEquals("WARNING", e.alarm().severity());
         TableView<AlarmLatch.Entry> table = window.alarms().table();
-        Node cell = robot.from(table).lookup(LabeledMatchers.hasText("SESSION_LOST")).query();
-        for (int tries = 0; tries < 3 && fx(() -> table.getSelectionModel().getSelectedItems().stream()
+        for (int tries = 0; tries < 5 && fx(() -> table.getSelectionModel().getSelectedItems().stream()
                 .noneMatch(x -> x.alarm().kind().equals("SESSION_LOST"))); tries++) {
-            robot.clickOn(cell);
+            robot.clickOn(robot.from(table).lookup(LabeledMatchers.hasText("SESSION_LOST")).<Node>query());
+            WaitForAsyncUtils.waitForFxEvents();
         }
         robot.clickOn("#acknowledgeAlarm");
         waitFor(5, () -> latchedSessionLost() == null && sessionLost() != null && sessionLost().acknowledged(),
@@ -294,11 +294,12 @@ class OperatorConsoleTest {
     private void selectSubscription(long id, String variable) {
         waitFor(10, () -> fx(() -> window.flows().subscriptions().table().getItems().stream().anyMatch(s -> s.id() == id)),
                 "subscription " + id + " shown");
-        Node cell = robot.from(window.flows().subscriptions().table()).lookup(LabeledMatchers.hasText(variable))
-                .query();
-        // a click may land while a pulse replaces the rows: click again until the row is selected
-        for (int tries = 0; tries < 3 && !isSelected(id); tries++) {
+        // a click may land while a pulse replaces the rows: look the cell up again and click until the row is selected
+        for (int tries = 0; tries < 5 && !isSelected(id); tries++) {
+            Node cell = robot.from(window.flows().subscriptions().table()).lookup(LabeledMatchers.hasText(variable))
+                    .query();
             robot.clickOn(cell);
+            WaitForAsyncUtils.waitForFxEvents();
         }
         Subscription selected = fx(() -> window.flows().subscriptions().selected());
         assertNotNull(selected);

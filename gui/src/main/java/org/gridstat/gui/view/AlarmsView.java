@@ -98,11 +98,15 @@ public final class AlarmsView implements PulseView {
     }
 
     private void refresh() {
-        List<String> selected = table.getSelectionModel().getSelectedItems().stream().map(AlarmLatch.Entry::identity).toList();
-        rows.setAll(latch.entries());
-        for (int i = 0; i < rows.size(); i++) {
-            if (selected.contains(rows.get(i).identity())) {
-                table.getSelectionModel().select(i);
+        List<AlarmLatch.Entry> entries = latch.entries();
+        if (!rows.equals(entries)) { // unchanged: the lines, and the operator's selection, stay as they are
+            List<String> selected = table.getSelectionModel().getSelectedItems().stream()
+                    .map(AlarmLatch.Entry::identity).toList();
+            rows.setAll(entries);
+            for (int i = 0; i < rows.size(); i++) {
+                if (selected.contains(rows.get(i).identity())) {
+                    table.getSelectionModel().select(i);
+                }
             }
         }
         int n = latch.latchedCount();

@@ -40,6 +40,10 @@ public final class StatusBar implements PulseView {
         root.getStyleClass().add("status-bar");
         root.setPadding(new Insets(6, 12, 6, 12));
         root.setAlignment(Pos.CENTER_LEFT);
+        for (Label l : new Label[] {state, age, broker, leader, counts}) {
+            l.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE); // the reason may be cut, never these
+        }
+        detail.setMinWidth(0);
         detail.setMaxWidth(Double.MAX_VALUE);
         HBox.setHgrow(detail, Priority.ALWAYS);
         root.getChildren().addAll(state, age, broker, leader, counts, detail);

@@ -60,8 +60,8 @@ public final class SubscriptionTable implements PulseView {
 
     @Override
     public void show(ConsoleSnapshot s, boolean changed) {
-        if (!changed || s.subscriptions() == null) {
-            return;
+        if (!changed || s.subscriptions() == null || rows.equals(s.subscriptions().value())) {
+            return; // unchanged: the lines, and the operator's selection, stay as they are
         }
         Subscription selected = selected();
         rows.setAll(s.subscriptions().value());
