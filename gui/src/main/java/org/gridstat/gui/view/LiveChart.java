@@ -93,6 +93,12 @@ public final class LiveChart {
             }
         }
         g.stroke();
+        if (n == 1) { // one report so far: a point, not yet a line
+            double x = left + Math.max(0, points.timesMillis()[0] - from) * xs;
+            double y = h - bottom - points.values()[0] * ys;
+            g.setFill(Color.web("#1d4ed8"));
+            g.fillOval(x - 4, y - 4, 8, 8);
+        }
     }
 
     private static void text(GraphicsContext g, String s, double x, double y, double size, Color c, TextAlignment a) {

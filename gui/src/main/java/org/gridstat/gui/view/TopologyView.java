@@ -90,6 +90,10 @@ public final class TopologyView implements PulseView {
                 drawRouter(g, r.id(), sessions.get(r.id()), alarms.latchedAt(r.id()), p[0], p[1]);
             }
         }
+        if (last.connection().kind() != org.gridstat.gui.feed.ConnectionState.Kind.LIVE) {
+            text(g, "NOT LIVE: the last state the broker gave (" + Shown.age(last.dataAgeMillis()) + " old)", 12, 18, 16,
+                    WARN, TextAlignment.LEFT);
+        }
         text(g, "line colour: the link's use by its flows (green below 50 %, amber below 80 %, red above);"
                 + " labels: each class's share of the link (HRT · LRT · BE)", 12, h - 40, 13, Color.BLACK, TextAlignment.LEFT);
         text(g, "routers: green connected to the broker, red not; ⚠ n: latched alarms at the router (Alarms view, Ctrl+5)",
