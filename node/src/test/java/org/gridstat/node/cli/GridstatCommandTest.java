@@ -18,6 +18,23 @@ class GridstatCommandTest {
     }
 
     @Test
+    void guiWithoutADisplaySaysSoAndExitsOneWithoutAStackTrace() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cmd = Gridstat.commandLine();
+        cmd.setErr(new java.io.PrintWriter(err));
+        picocli.CommandLine gui = cmd.getSubcommands().get("gui");
+        ((GuiCommand) gui.getCommand()).environment = java.util.Map.of("HOME", "/root"); // no DISPLAY, no Wayland
+        int code = cmd.execute("gui", "--broker", "http://127.0.0.1:8470");
+        assertEquals(1, code, err.toString());
+        assertTrue(err.toString().contains("gridstat gui needs a display: neither DISPLAY nor WAYLAND_DISPLAY is set"),
+                err.toString());
+        assertFalse(err.toString().contains("Exception"), err.toString());
+        assertFalse(err.toString().contains("\tat "), err.toString());
+        CommandRun bad = run("gui", "--broker", "ftp://x");
+        assertEquals(2, bad.code(), bad.err());
+    }
+
+    @Test
     void helpListsEveryCommand() {
         CommandRun r = run("--help");
         assertEquals(0, r.code());

@@ -1,0 +1,17 @@
+package org.gridstat.gui.feed;
+
+/**
+ * Where a feed delivers what it reads, on the feed's own thread: each resource parsed as a whole
+ * (the latest state of every element in it), and changes of the connection's state. Implementations
+ * must return quickly and must not touch the UI.
+ */
+public interface FeedSink {
+    /**
+     * The current state of a resource, parsed ({@link ResourceParser}).
+     *
+     * @param receivedAtMillis when the answer arrived, on the feed's clock
+     */
+    void received(Resource resource, Object value, long receivedAtMillis);
+
+    void connection(ConnectionState state);
+}

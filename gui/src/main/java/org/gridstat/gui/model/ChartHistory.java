@@ -1,0 +1,132 @@
+package org.gridstat.gui.model;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The last minutes of each flow's and each link's throughput, drops and backlog, as the routers'
+ * reports tell them: a point per new report (a report time not seen before), so polling faster
+ * than the routers report adds nothing. Drops are per second between two reports: overflow drops
+ * plus deadline misses. Series of flows and links gone for longer than the window are forgotten,
+ * and at most {@link #MAX_SERIES} are kept.
+ */
+public final class ChartHistory {
+    public static final int MAX_SERIES = 10_000;
+    /** Points per series: one report a second over the window, with room for faster reports. */
+    static final int CAPACITY = 600;
+
+    /** One chartable element's three series. */
+    public static final class Trace {
+        public final SeriesHistory throughput = new SeriesHistory(CAPACITY);
+        public final SeriesHistory drops = new SeriesHistory(CAPACITY);
+        public final SeriesHistory backlog = new SeriesHistory(CAPACITY);
+        long lastReportMillis = Long.MIN_VALUE;
+        long lastBytes;
+        long lastDrops;
+        volatile long touchedMillis;
+    }
+
+    private final Map<String, Trace> traces = new ConcurrentHashMap<>();
+
+    /** The key of a flow's trace. */
+    public static String flowKey(FlowKey k) {
+        return "flow " + k;
+    }
+
+    /** The key of a link's trace: a router's out-link (a next router or a delivery link). */
+    public static String linkKey(String router, String link) {
+        return "link " + router + "->" + link;
+    }
+
+    public Trace trace(String key) {
+        return traces.get(key);
+    }
+
+    void flow(Flow f, long nowMillis) {
+        FlowStatistics s = f.statistics();
+        if (s == null) {
+            return;
+        }
+        Trace t = traceFor(flowKey(f.key()), nowMillis);
+        if (t == null) {
+            return;
+        }
+        synchronized (t) {
+            if (s.reportedAtMillis() <= t.lastReportMillis) {
+                return;
+            }
+            long drops = s.overflowDrops() + s.deadlineMisses();
+            t.throughput.add(s.reportedAtMillis(), s.departureBytesPerSecond());
+            t.backlog.add(s.reportedAtMillis(), s.backlog());
+            if (t.lastReportMillis != Long.MIN_VALUE) {
+                double seconds = (s.reportedAtMillis() - t.lastReportMillis) / 1000.0;
+                t.drops.add(s.reportedAtMillis(), Math.max(0, drops - t.lastDrops) / seconds);
+            }
+            t.lastReportMillis = s.reportedAtMillis();
+            t.lastDrops = drops;
+        }
+    }
+
+    void counters(List<RouterCounters> routers, long nowMillis) {
+        for (RouterCounters r : routers) {
+            if (r.reportedAt() == null) {
+                continue;
+            }
+            long at;
+            try {
+                at = Instant.parse(r.reportedAt()).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                continue;
+            }
+            r.links().forEach((link, c) -> {
+                Trace t = traceFor(linkKey(r.router(), link), nowMillis);
+                if (t == null) {
+                    return;
+                }
+                synchronized (t) {
+                    if (at <= t.lastReportMillis) {
+                        return;
+                    }
+                    long drops = c.overflowDrops() + c.deadlineMisses();
+                    t.backlog.add(at, c.backlog());
+                    if (t.lastReportMillis != Long.MIN_VALUE) {
+                        double seconds = (at - t.lastReportMillis) / 1000.0;
+                        t.throughput.add(at, Math.max(0, c.bytesSent() - t.lastBytes) / seconds);
+                        t.drops.add(at, Math.max(0, drops - t.lastDrops) / seconds);
+                    }
+                    t.lastReportMillis = at;
+                    t.lastBytes = c.bytesSent();
+                    t.lastDrops = drops;
+                }
+            });
+        }
+    }
+
+    private Trace traceFor(String key, long nowMillis) {
+        Trace t = traces.get(key);
+        if (t == null) {
+            if (traces.size() >= MAX_SERIES) {
+                forgetOlderThan(nowMillis - SeriesHistory.WINDOW_MILLIS);
+                if (traces.size() >= MAX_SERIES) {
+                    return null;
+                }
+            }
+            t = traces.computeIfAbsent(key, k -> new Trace());
+        }
+        t.touchedMillis = nowMillis;
+        return t;
+    }
+
+    /** Forgets the traces of elements last seen before {@code millis}. */
+    void forgetOlderThan(long millis) {
+        for (Iterator<Trace> i = traces.values().iterator(); i.hasNext(); ) {
+            if (i.next().touchedMillis < millis) {
+                i.remove();
+            }
+        }
+    }
+}

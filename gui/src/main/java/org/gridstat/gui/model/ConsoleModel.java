@@ -1,0 +1,103 @@
+package org.gridstat.gui.model;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.gridstat.gui.feed.ConnectionState;
+import org.gridstat.gui.feed.FeedSink;
+import org.gridstat.gui.feed.Resource;
+
+/**
+ * The console's latest picture of the broker, between the feed and the UI. The feed's thread
+ * writes the latest state of each element (each flow by its router and id, each other resource
+ * whole), replacing what it had, and bumps a version; the UI reads a {@link ConsoleSnapshot} on its
+ * own pulse, a few times a second, and repaints only if the version moved. However fast updates
+ * come, the UI thread gets no more work than its pulse asks for, and no update is queued to it.
+ */
+public final class ConsoleModel implements FeedSink {
+    private final LongSupplier clockMillis;
+    private final Map<FlowKey, Stamped<Flow>> flows = new ConcurrentHashMap<>();
+    private final Map<Resource, Stamped<?>> latest = new ConcurrentHashMap<>();
+    private final AtomicLong version = new AtomicLong();
+    private final ChartHistory history = new ChartHistory();
+    private volatile ConnectionState connection = ConnectionState.connecting("");
+    private volatile long lastGoodMillis;
+
+    public ConsoleModel() {
+        this(System::currentTimeMillis);
+    }
+
+    public ConsoleModel(LongSupplier clockMillis) {
+        this.clockMillis = clockMillis;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void received(Resource resource, Object value, long receivedAtMillis) {
+        if (resource == Resource.FLOWS) {
+            replaceFlows((List<Flow>) value, receivedAtMillis);
+            return;
+        }
+        latest.put(resource, new Stamped<>(value, receivedAtMillis));
+        if (resource == Resource.COUNTERS) {
+            history.counters((List<RouterCounters>) value, receivedAtMillis);
+        }
+        version.incrementAndGet();
+    }
+
+    /** The broker's whole list of flows: each updated, those it no longer lists removed. */
+    public void replaceFlows(List<Flow> all, long receivedAtMillis) {
+        Set<FlowKey> present = new HashSet<>();
+        for (Flow f : all) {
+            present.add(f.key());
+            flows.put(f.key(), new Stamped<>(f, receivedAtMillis));
+            history.flow(f, receivedAtMillis);
+        }
+        flows.keySet().retainAll(present);
+        version.incrementAndGet();
+    }
+
+    /** One flow's latest state (a push channel's per-flow update, or a test's). */
+    public void updateFlow(Flow f, long receivedAtMillis) {
+        flows.put(f.key(), new Stamped<>(f, receivedAtMillis));
+        history.flow(f, receivedAtMillis);
+        version.incrementAndGet();
+    }
+
+    @Override
+    public void connection(ConnectionState state) {
+        connection = state;
+        if (state.kind() == ConnectionState.Kind.LIVE) {
+            lastGoodMillis = state.lastGoodMillis();
+        }
+        version.incrementAndGet();
+    }
+
+    public long version() {
+        return version.get();
+    }
+
+    public ChartHistory history() {
+        return history;
+    }
+
+    /** A consistent-enough copy for one pulse: each element as it was last written. */
+    @SuppressWarnings("unchecked")
+    public ConsoleSnapshot snapshot() {
+        long v = version.get();
+        List<Stamped<Flow>> f = new ArrayList<>(flows.values());
+        return new ConsoleSnapshot(v, clockMillis.getAsLong(), connection,
+                (Stamped<BrokerStatus>) latest.get(Resource.STATUS), (Stamped<NetworkTopology>) latest.get(Resource.TOPOLOGY),
+                (Stamped<List<RouterSession>>) latest.get(Resource.ROUTERS),
+                (Stamped<List<RouterCounters>>) latest.get(Resource.COUNTERS),
+                (Stamped<List<Variable>>) latest.get(Resource.VARIABLES),
+                (Stamped<List<Subscription>>) latest.get(Resource.SUBSCRIPTIONS), f,
+                (Stamped<List<Alarm>>) latest.get(Resource.ALARMS), (Stamped<List<Gateway>>) latest.get(Resource.DEVICES),
+                lastGoodMillis);
+    }
+}

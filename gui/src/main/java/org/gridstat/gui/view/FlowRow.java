@@ -1,0 +1,81 @@
+package org.gridstat.gui.view;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.gridstat.gui.model.ConsoleSnapshot;
+import org.gridstat.gui.model.Flow;
+import org.gridstat.gui.model.FlowKey;
+import org.gridstat.gui.model.FlowStatistics;
+import org.gridstat.gui.model.Stamped;
+import org.gridstat.gui.model.Subscription;
+import org.gridstat.gui.model.Variable;
+
+/**
+ * One line of the flow table: a flow in a router joined with its variable (name, publisher's
+ * router) and the subscriptions whose paths it serves. Figures the management API does not give
+ * are {@code null} and shown as "—": the minimum rate (MR), a count of reassignments (only the
+ * assured rate in force is reported) and latency percentiles.
+ */
+public record FlowRow(FlowKey key, String variable, String publisher, String subscribers, String router, String link,
+                      String serviceClass, Long assured, Long minimum, Long ceiling, Long demand, String state,
+                      Long assuredInForce, Long reassignments, Double latencyP99Ms, Long deadlineMisses,
+                      Long overflowDrops, Long backlog, Long departure, long receivedAtMillis) {
+
+    /** The rows of every flow in the snapshot, in the order of their keys. */
+    public static List<FlowRow> of(ConsoleSnapshot s) {
+        Map<Long, Variable> variables = new HashMap<>();
+        if (s.variables() != null) {
+            s.variables().value().forEach(v -> variables.put(v.id(), v));
+        }
+        List<Subscription> subscriptions = s.subscriptions() == null ? List.of() : s.subscriptions().value();
+        Map<String, Long> idsByName = new HashMap<>();
+        variables.values().forEach(v -> idsByName.put(v.name(), v.id()));
+        Map<Long, List<Subscription>> byVariable = new HashMap<>();
+        for (Subscription sub : subscriptions) {
+            Long id = idsByName.get(sub.variable());
+            if (id != null) {
+                byVariable.computeIfAbsent(id, k -> new ArrayList<>()).add(sub);
+            }
+        }
+        List<FlowRow> rows = new ArrayList<>(s.flows().size());
+        for (Stamped<Flow> stamped : s.flows()) {
+            Flow f = stamped.value();
+            Variable v = variables.get(f.variableId());
+            List<String> subs = new ArrayList<>();
+            for (Subscription sub : byVariable.getOrDefault(f.variableId(), List.of())) {
+                if (sub.uses(f.router(), f.link())) {
+                    subs.add(sub.subscriberRouter() + "/" + sub.subscriberLink() + " (#" + sub.id() + ")");
+                }
+            }
+            FlowStatistics st = f.statistics();
+            rows.add(new FlowRow(f.key(), v == null ? "#" + Long.toUnsignedString(f.variableId()) : v.name(),
+                    v == null ? null : v.router(), subs.isEmpty() ? null : String.join(", ", subs), f.router(), f.link(),
+                    f.serviceClass(), f.assuredBytesPerSecond(), null, f.ceilingBytesPerSecond(),
+                    st == null ? null : st.demandBytesPerSecond(), st == null ? null : st.state(),
+                    st == null ? null : st.assuredInForceBytesPerSecond(), null, null,
+                    st == null ? null : st.deadlineMisses(), st == null ? null : st.overflowDrops(),
+                    st == null ? null : st.backlog(), st == null ? null : st.departureBytesPerSecond(),
+                    stamped.receivedAtMillis()));
+        }
+        rows.sort(java.util.Comparator.comparing(FlowRow::key));
+        return rows;
+    }
+
+    /** Whether every word of {@code filter} occurs in the row's names (variable, routers, link, class, state). */
+    public boolean matches(String filter) {
+        if (filter == null || filter.isBlank()) {
+            return true;
+        }
+        String text = String.join(" ", variable, publisher == null ? "" : publisher, subscribers == null ? "" : subscribers,
+                router, link, router + "->" + link, serviceClass, state == null ? "" : state).toLowerCase(Locale.ROOT);
+        for (String word : filter.toLowerCase(Locale.ROOT).trim().split("\\s+")) {
+            if (!text.contains(word)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,399 @@
+package org.gridstat.gui;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.gridstat.client.BrokerConnection;
+import org.gridstat.gui.action.AdmissionPreview;
+import org.gridstat.gui.action.BrokerActions;
+import org.gridstat.gui.feed.ConnectionState;
+import org.gridstat.gui.feed.PollingFeed;
+import org.gridstat.gui.model.AlarmLatch;
+import org.gridstat.gui.model.ConsoleModel;
+import org.gridstat.gui.model.Subscription;
+import org.gridstat.gui.view.ConsoleWindow;
+import org.gridstat.gui.view.FlowRow;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.matcher.control.LabeledMatchers;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The console driven as an operator would (TestFX, headless Monocle), against a real broker with
+ * its management API and ZooKeeper and four real status routers ({@link LiveNetwork}). What the
+ * console shows and does is checked against the broker's own API. Each test saves a PNG of every
+ * view under target/screenshots.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class OperatorConsoleTest {
+    private static LiveNetwork network;
+    private static Stage stage;
+    private final FxRobot robot = new FxRobot();
+    private ConsoleModel model;
+    private PollingFeed feed;
+    private BrokerActions actions;
+    private ConsoleWindow window;
+
+    @BeforeAll
+    static void network() throws Exception {
+        stage = FxToolkit.registerPrimaryStage();
+        network = new LiveNetwork();
+    }
+
+    @AfterAll
+    static void stopNetwork() throws Exception {
+        if (network != null) {
+            network.close();
+        }
+        FxToolkit.cleanupStages();
+    }
+
+    @BeforeEach
+    void openConsole() throws Exception {
+        model = new ConsoleModel();
+        feed = new PollingFeed(List.of(network.api()), Duration.ofMillis(500), Duration.ofSeconds(2),
+                System::currentTimeMillis);
+        actions = new BrokerActions(BrokerConnection.connect(List.of(network.api()), Duration.ofSeconds(10),
+                Duration.ofSeconds(15)));
+        FxToolkit.setupStage(s -> {
+            window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, network.api().toString());
+            s.setScene(window.scene());
+            s.setX(0);
+            s.setY(0);
+            s.show();
+            s.toFront();
+            window.start();
+        });
+        feed.start(model);
+        waitFor(20, () -> window.shown() != null && window.shown().connection().kind() == ConnectionState.Kind.LIVE,
+                "the console live");
+    }
+
+    @AfterEach
+    void closeConsole(TestInfo test) throws Exception {
+        try {
+            Screenshots.saveEachView(window, test.getTestMethod().orElseThrow().getName());
+        } finally {
+            feed.close();
+            FxToolkit.setupFixture(() -> window.stop());
+            actions.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theFlowTableShowsTheBrokersFlowsAndCtrlDigitsSwitchViews() throws Exception {
+        HttpResponse<String> admitted = network.send("POST", "/subscriptions", subscription(LiveNetwork.FREQ, 25, 50, 2,
+                "HRT"));
+        assertEquals(201, admitted.statusCode(), admitted.body());
+        // the routers report the new flows within a report period; the console shows them within a poll and a pulse
+        LiveNetwork.await(() -> flowsOf(get("/flows")).size() == 5 && allReported(get("/flows")), 15_000,
+                "the broker lists the subscription's five flows with statistics");
+        waitFor(10, () -> tableFlows().equals(flowsOf(get("/flows"))), "the flow table shows the broker's flows");
+        List<FlowRow> rows = fx(() -> window.flows().flows().shownRows());
+        for (JsonNode f : get("/flows")) {
+            FlowRow row = rows.stream().filter(r -> r.router().equals(f.get("router").asText())
+                    && r.key().flowId() == f.get("flowId").asLong()).findFirst().orElseThrow();
+            assertEquals(LiveNetwork.FREQ, row.variable());
+            assertEquals("r1", row.publisher());
+            assertEquals(f.get("link").asText(), row.link());
+            assertEquals(f.get("serviceClass").asText(), row.serviceClass());
+            assertEquals(f.get("assuredBytesPerSecond").asLong(), row.assured());
+            assertEquals(f.get("ceilingBytesPerSecond").asLong(), row.ceiling());
+            assertNull(row.minimum(), "the API gives no minimum rate: shown as a dash");
+            assertNotNull(row.subscribers(), "each flow serves the subscription: " + row);
+        }
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        robot.clickOn("#flowFilter").write("r3");
+        waitFor(5, () -> fx(() -> window.flows().flows().shownRows()).size() == 2, "the filter leaves the flows into and out of r3");
+        for (FlowRow r : fx(() -> window.flows().flows().shownRows())) {
+            assertTrue(r.router().equals("r3") || r.link().equals("r3"), r.toString());
+        }
+        robot.press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL).press(KeyCode.BACK_SPACE)
+                .release(KeyCode.BACK_SPACE);
+
+        waitFor(10, () -> fx(() -> window.devices().table().getItems().size()) == 4, "the gateway's four devices");
+        java.util.Map<String, String> health = new java.util.TreeMap<>();
+        fx(() -> window.devices().table().getItems()).forEach(d -> health.put(d.device(), d.health()));
+        assertEquals(java.util.Map.of("pmu-1", "good", "pmu-2", "alarm", "pdc-east", "stale", "pmu-3", "bad"), health);
+
+        for (int view : new int[] {4, 0, 2, 3, 1}) {
+            KeyCode digit = KeyCode.valueOf("DIGIT" + (view + 1));
+            robot.press(KeyCode.CONTROL, digit).release(digit, KeyCode.CONTROL);
+            waitFor(5, () -> fx(() -> window.tabs().getSelectionModel().getSelectedIndex()) == view,
+                    "Ctrl+" + (view + 1) + " shows view " + view);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void admittingModifyingAndTearingDownThroughTheConsoleChangeTheBroker() throws Exception {
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        robot.clickOn("#admitButton");
+        fillAdmitForm(LiveNetwork.ANGLE, "r4", "cc", "10", "100", "1", "LRT");
+        assertTrue(fx(() -> robot.lookup("#whatIf").query().isDisabled()), "no preview plugged in: What if… disabled");
+        robot.clickOn("#admitConfirm");
+        assertTrue(confirmationText().contains("Admit a subscription to " + LiveNetwork.ANGLE), confirmationText());
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        waitFor(15, () -> outcome().startsWith("✔ done: admitted as subscription"), "the admission's outcome");
+        JsonNode sub = subscriptionOf(LiveNetwork.ANGLE);
+        assertNotNull(sub, "the broker holds the subscription admitted through the console");
+        assertEquals("r4", sub.get("subscriberRouter").asText());
+        assertEquals(10.0, sub.get("qos").get("rateHz").asDouble());
+        assertEquals("LRT", sub.get("qos").get("serviceClass").asText());
+        long id = sub.get("id").asLong();
+
+        selectSubscription(id, LiveNetwork.ANGLE);
+        robot.clickOn("#modifyButton");
+        replaceText("#modifyRate", "20");
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        assertTrue(confirmationText().contains("rate 10 Hz → 20 Hz"), confirmationText());
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        waitFor(15, () -> outcome().startsWith("✔ done: subscription " + id + " changed"), "the change's outcome");
+        assertEquals(20.0, subscriptionOf(LiveNetwork.ANGLE).get("qos").get("rateHz").asDouble());
+
+        selectSubscription(id, LiveNetwork.ANGLE);
+        robot.clickOn("#groupButton");
+        replaceText("#modifyGroup", "area-west");
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        assertTrue(confirmationText().contains("correlation group (none) → area-west"), confirmationText());
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        waitFor(15, () -> outcome().contains("subscription " + id + " changed"), "the group change's outcome");
+        assertEquals("area-west", subscriptionOf(LiveNetwork.ANGLE).get("qos").get("correlationGroup").asText());
+
+        selectSubscription(id, LiveNetwork.ANGLE);
+        robot.clickOn("#tearDownButton");
+        assertTrue(confirmationText().startsWith("Tear down subscription " + id), confirmationText());
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        waitFor(15, () -> outcome().equals("✔ done: subscription " + id + " torn down; its reservations are freed"),
+                "the tear-down's outcome");
+        assertNull(subscriptionOf(LiveNetwork.ANGLE), "the broker no longer holds it");
+        waitFor(5, () -> fx(() -> window.flows().subscriptions().table().getItems().stream()
+                .noneMatch(s -> s.id() == id)), "the subscription table drops it");
+    }
+
+    @Test
+    @Order(3)
+    void aRejectionShowsTheBrokersReasonAndABadFormIsCaughtBeforeSending() throws Exception {
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        robot.clickOn("#admitButton");
+        fillAdmitForm(LiveNetwork.FREQ, "r4", "cc", "25", "50", "7", "HRT");
+        assertTrue(fx(() -> robot.lookup("#admitConfirm").query().isDisabled()), "7 paths: Admit stays disabled");
+        assertTrue(fx(() -> robot.lookup("#admitProblems").queryAs(Label.class).getText()).contains("paths: 1 to 4"));
+        replaceText("#admitPaths", "3"); // valid in form, but the diamond has two node-disjoint paths
+        robot.clickOn("#admitConfirm");
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        waitFor(15, () -> outcome().startsWith("✖ rejected by the broker: "), "the rejection");
+        HttpResponse<String> direct = network.send("POST", "/subscriptions", subscription(LiveNetwork.FREQ, 25, 50, 3, "HRT"));
+        assertEquals(409, direct.statusCode(), direct.body());
+        String reason = new com.fasterxml.jackson.databind.ObjectMapper().readTree(direct.body()).get("error").asText();
+        assertEquals("✖ rejected by the broker: " + reason, outcome(), "the broker's own reason, as it gave it");
+    }
+
+    @Test
+    @Order(4)
+    void anAlarmLatchesUntilAcknowledgedAndLatchesAgainWhenItRecurs() throws Exception {
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT5).release(KeyCode.DIGIT5, KeyCode.CONTROL);
+        network.stopRouter("r2");
+        waitFor(15, () -> latchedSessionLost() != null, "r2's lost session latched");
+        assertEquals(1, (int) fx(() -> window.topology().latchedAt("r2")), "the topology marks r2");
+        AlarmLatch.Entry e = latchedSessionLost();
+        assertEquals("WARNING", e.alarm().severity());
+        TableView<AlarmLatch.Entry> table = window.alarms().table();
+        for (int tries = 0; tries < 5 && fx(() -> table.getSelectionModel().getSelectedItems().stream()
+                .noneMatch(x -> x.alarm().kind().equals("SESSION_LOST"))); tries++) {
+            robot.clickOn(robot.from(table).lookup(LabeledMatchers.hasText("SESSION_LOST")).<Node>query());
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+        robot.clickOn("#acknowledgeAlarm");
+        waitFor(5, () -> latchedSessionLost() == null && sessionLost() != null && sessionLost().acknowledged(),
+                "acknowledged: no longer latched, still listed");
+        long countBefore = sessionLost().alarm().count();
+
+        network.startRouter("r2");
+        LiveNetwork.await(() -> network.connected(List.of("r2")), 15_000, "r2 back");
+        network.stopRouter("r2"); // the same alarm again
+        waitFor(15, () -> latchedSessionLost() != null, "latched again by the new occurrence");
+        assertTrue(latchedSessionLost().alarm().count() > countBefore, "the broker folded the repeat into the alarm");
+        network.startRouter("r2");
+        LiveNetwork.await(() -> network.connected(List.of("r2")), 15_000, "r2 back");
+    }
+
+    @Test
+    @Order(5)
+    void theConsoleKeepsTheLastStateWhileTheBrokerIsGoneAndIsLiveAgainAfterItRestarts() throws Exception {
+        if (subscriptionOf(LiveNetwork.FREQ) == null) {
+            assertEquals(201, network.send("POST", "/subscriptions", subscription(LiveNetwork.FREQ, 25, 50, 2, "HRT"))
+                    .statusCode());
+        }
+        waitFor(10, () -> !fx(() -> window.flows().flows().shownRows()).isEmpty(), "flows shown");
+        Set<String> before = tableFlows();
+        network.stopBroker();
+        waitFor(10, () -> window.shown().connection().kind() != ConnectionState.Kind.LIVE, "the console says so");
+        String badge = fx(() -> window.status().state().getText());
+        assertTrue(badge.contains("STALE") || badge.contains("RECONNECTING"), badge);
+        assertEquals(before, tableFlows(), "the last known flows stay shown");
+        Screenshots.saveEachView(window, "brokerGone");
+
+        network.startBrokerAgain();
+        LiveNetwork.await(() -> network.connected(List.of("r1", "r2", "r3", "r4")), 30_000, "routers reconnected");
+        waitFor(20, () -> window.shown().connection().kind() == ConnectionState.Kind.LIVE
+                && window.shown().dataAgeMillis() < 2_000, "live again with fresh data");
+        waitFor(10, () -> tableFlows().equals(flowsOf(get("/flows"))), "the flow table matches the restarted broker");
+        assertTrue(fx(() -> window.status().state().getText()).contains("LIVE"));
+    }
+
+    // --- helpers
+
+    private static String subscription(String variable, double rate, double boundMs, int paths, String cls) {
+        return "{\"variable\":\"" + variable + "\",\"subscriberRouter\":\"r4\",\"subscriberLink\":\"cc\",\"qos\":{\"rateHz\":"
+                + rate + ",\"latencyBoundMs\":" + boundMs + ",\"paths\":" + paths + ",\"serviceClass\":\"" + cls + "\"}}";
+    }
+
+    private void fillAdmitForm(String variable, String router, String link, String rate, String bound, String paths,
+                               String cls) {
+        robot.clickOn("#admitVariable").write(variable);
+        robot.clickOn("#admitRouter").write(router);
+        robot.clickOn("#admitLink").write(link);
+        replaceText("#admitRate", rate);
+        replaceText("#admitBound", bound);
+        replaceText("#admitPaths", paths);
+        robot.interact(() -> robot.lookup("#admitClass").<javafx.scene.control.ComboBox<String>>query().setValue(cls));
+    }
+
+    private void replaceText(String query, String text) {
+        robot.clickOn(query);
+        robot.press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL);
+        robot.write(text);
+    }
+
+    private void selectSubscription(long id, String variable) {
+        waitFor(10, () -> fx(() -> window.flows().subscriptions().table().getItems().stream().anyMatch(s -> s.id() == id)),
+                "subscription " + id + " shown");
+        // a click may land while a pulse replaces the rows: look the cell up again and click until the row is selected
+        for (int tries = 0; tries < 5 && !isSelected(id); tries++) {
+            Node cell = robot.from(window.flows().subscriptions().table()).lookup(LabeledMatchers.hasText(variable))
+                    .query();
+            robot.clickOn(cell);
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+        Subscription selected = fx(() -> window.flows().subscriptions().selected());
+        assertNotNull(selected);
+        assertEquals(id, selected.id());
+    }
+
+    private boolean isSelected(long id) {
+        Subscription s = fx(() -> window.flows().subscriptions().selected());
+        return s != null && s.id() == id;
+    }
+
+    private String confirmationText() {
+        waitFor(5, () -> robot.lookup("#confirmationText").tryQuery().isPresent(), "a confirmation");
+        return fx(() -> robot.lookup("#confirmationText").queryAs(Label.class).getText());
+    }
+
+    private String outcome() {
+        return fx(() -> robot.lookup("#actionOutcome").queryAs(Label.class).getText());
+    }
+
+    private AlarmLatch.Entry sessionLost() {
+        return fx(() -> window.alarms().table().getItems().stream().filter(e -> e.alarm().kind().equals("SESSION_LOST")
+                && e.alarm().source().equals("r2")).findFirst().orElse(null));
+    }
+
+    private AlarmLatch.Entry latchedSessionLost() {
+        AlarmLatch.Entry e = sessionLost();
+        return e != null && e.latched() ? e : null;
+    }
+
+    private JsonNode subscriptionOf(String variable) throws Exception {
+        for (JsonNode s : get("/subscriptions")) {
+            if (s.get("variable").asText().equals(variable)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static JsonNode get(String path) {
+        try {
+            return network.get(path);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean allReported(JsonNode flows) {
+        for (JsonNode f : flows) {
+            if (!f.has("statistics")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The broker's flows as the table should show them: router, flow id, link, class, AR, CR. */
+    private static Set<String> flowsOf(JsonNode flows) {
+        Set<String> out = new TreeSet<>();
+        for (JsonNode f : flows) {
+            out.add(f.get("router").asText() + "#" + f.get("flowId").asLong() + " " + f.get("link").asText() + " "
+                    + f.get("serviceClass").asText() + " " + f.get("assuredBytesPerSecond").asLong() + " "
+                    + f.get("ceilingBytesPerSecond").asLong());
+        }
+        return out;
+    }
+
+    private Set<String> tableFlows() {
+        Set<String> out = new TreeSet<>();
+        for (FlowRow r : fx(() -> window.flows().flows().shownRows())) {
+            out.add(r.key() + " " + r.link() + " " + r.serviceClass() + " " + r.assured() + " " + r.ceiling());
+        }
+        return out;
+    }
+
+    private static <T> T fx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void waitFor(int seconds, Callable<Boolean> condition, String what) {
+        try {
+            WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> {
+                try {
+                    return condition.call();
+                } catch (RuntimeException e) {
+                    return false; // e.g. the broker is down for the moment
+                }
+            });
+        } catch (java.util.concurrent.TimeoutException e) {
+            fail("timed out after " + seconds + " s waiting until " + what);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package org.gridstat.gui.model;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Latching as an alarm handler does it: until acknowledged, and again on a new occurrence. */
+class AlarmLatchTest {
+    private static final Instant T0 = Instant.parse("2026-11-27T10:00:00Z");
+
+    private static Alarm lost(long count, int secondsLater) {
+        return new Alarm("r2", "SESSION_LOST", "WARNING", "r2's control session ended", count, T0,
+                T0.plusSeconds(secondsLater), true);
+    }
+
+    @Test
+    void aDecisionLatchesUntilAcknowledgedAndLatchesAgainWhenItRecurs() {
+        AlarmLatch latch = new AlarmLatch();
+        latch.update(List.of(lost(1, 0)));
+        assertEquals(1, latch.latchedCount());
+        assertEquals(1, latch.latchedAt("r2"));
+
+        latch.update(List.of(lost(1, 0))); // the same answer again: still latched, still one
+        assertTrue(latch.acknowledge(lost(1, 0).identity()));
+        assertEquals(0, latch.latchedCount());
+        AlarmLatch.Entry e = latch.entries().get(0);
+        assertFalse(e.latched());
+        assertTrue(e.acknowledged());
+
+        latch.update(List.of(lost(1, 0)));
+        assertEquals(0, latch.latchedCount(), "nothing new: stays acknowledged");
+        latch.update(List.of(lost(2, 30)));
+        assertEquals(1, latch.latchedCount(), "occurred again: latched again");
+    }
+
+    @Test
+    void aLatchedAlarmTheBrokerForgetsStaysUntilAcknowledgedAndNoiseNeverLatches() {
+        AlarmLatch latch = new AlarmLatch();
+        Alarm noise = new Alarm("10.0.0.9", "MALFORMED_FRAME", "INFO", "bad frame", 3, T0, T0, false);
+        latch.update(List.of(lost(1, 0), noise));
+        assertEquals(1, latch.latchedCount(), "noise is listed, not latched");
+        assertEquals(2, latch.entries().size());
+        assertTrue(latch.entries().get(0).latched(), "latched first");
+
+        latch.update(List.of()); // a restarted broker lists none
+        assertEquals(1, latch.entries().size(), "the latched alarm stays; the noise goes");
+        assertFalse(latch.entries().get(0).present());
+        latch.acknowledge(lost(1, 0).identity());
+        assertTrue(latch.entries().isEmpty(), "acknowledged and gone from the broker: gone");
+
+        // after a restart the broker's count starts again at 1, but its last-seen time moves
+        latch.update(List.of(lost(4, 10)));
+        latch.acknowledge(lost(4, 10).identity());
+        latch.update(List.of(lost(1, 20)));
+        assertEquals(1, latch.latchedCount());
+    }
+}
