@@ -133,10 +133,8 @@ final class ManagementRoutes implements ManagementApi.Routes {
                 RequestParser.Declaration d = RequestParser.declaration(body);
                 return once(idempotencyKey, method, path, body, b -> declare(b, d));
             }
-            case "GET /subscriptions": {
-                QosBroker b = replica.leading();
-                return done(ApiResponse.ok(b.subscriptions().stream().map(s -> OperatorViews.subscription(b, s)).toList()));
-            }
+            case "GET /subscriptions":
+                return done(ApiResponse.ok(OperatorViews.subscriptions(replica.leading())));
             case "POST /subscriptions": {
                 RequestParser.SubscriptionOrder o = RequestParser.subscription(body);
                 return once(idempotencyKey, method, path, body, b -> subscribe(b, o));
