@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -43,6 +44,14 @@ import org.slf4j.LoggerFactory;
  * answering under floods: connections are capped (the longest-idle one makes room for a new one),
  * a request must arrive whole within a deadline of its first byte (else 408), and requests
  * pipelined beyond {@value Exchange#MAX_QUEUED} on one connection are answered 503.
+ *
+ * <p>{@code GET /api/v1/events} turns its connection into an event stream ({@link EventStream})
+ * for as long as the console reads it. The limits of a request and its answer are lifted from
+ * such a connection deliberately: the idle timeout (a console sends nothing after its request,
+ * and its stream must not end after {@value #IDLE_SECONDS} s), the request deadline (no request
+ * follows; requests pipelined behind it are not answered) and displacement at the connection cap
+ * (a stream is an answer in progress; the streams have their own cap). Instead the
+ * {@link EventStreamSettings} bound them: how many, and how long one may go unread.
  */
 public final class ManagementApi implements AutoCloseable {
     public static final int MAX_BODY_BYTES = 64 * 1024;
@@ -54,6 +63,7 @@ public final class ManagementApi implements AutoCloseable {
     private final Routes routes;
     private final ApiLimits limits;
     private final ConnectionCap cap;
+    private final EventStreams streams;
     private final AtomicLong requestTimeouts = new AtomicLong();
     private final AtomicLong pipelineRefusals = new AtomicLong();
     private final AtomicLong refusedLoggedAt = new AtomicLong(Long.MIN_VALUE);
@@ -90,6 +100,7 @@ public final class ManagementApi implements AutoCloseable {
         this.routes = routes;
         this.limits = limits;
         this.cap = new ConnectionCap(limits.maxConnections(), SystemNanoClock.INSTANCE);
+        this.streams = new EventStreams(routes, limits.events(), SystemNanoClock.INSTANCE);
         try {
             this.server = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_REUSEADDR, true)
@@ -128,6 +139,21 @@ public final class ManagementApi implements AutoCloseable {
 
     public Counters counters() {
         return new Counters(cap.open(), cap.displaced(), cap.refused(), requestTimeouts.get(), pipelineRefusals.get());
+    }
+
+    /**
+     * What the event streams have done so far: {@code open} now, {@code refusedAtCap} answered 503
+     * at the stream cap, {@code closedUnwritable} closed after taking nothing for longer than
+     * allowed, {@code closedUnanswered} closed because the resources were refused (the replica
+     * lost the lead), {@code skippedPulses} pulses that found a stream's connection unwritable, and
+     * {@code largestBacklogBytes} the most bytes a pulse found waiting in a stream's connection.
+     */
+    public record StreamCounters(int open, long refusedAtCap, long closedUnwritable, long closedUnanswered,
+                                 long skippedPulses, long largestBacklogBytes) {
+    }
+
+    public StreamCounters streamCounters() {
+        return streams.counters();
     }
 
     private static FullHttpResponse closing(HttpResponseStatus status, String error) {
@@ -298,12 +324,40 @@ public final class ManagementApi implements AutoCloseable {
             updateSlot();
             routes.handle(r.method(), path, r.body(), r.idempotencyKey()).whenComplete((answer, e) -> ctx.executor().execute(() -> {
                 busy = false;
+                if (e == null && answer.body() instanceof EventStreams.Accepted) {
+                    stream(ctx);
+                    return;
+                }
                 send(ctx, e == null ? answer : ApiResponse.error(500, "internal error: " + e), r.keepAlive());
                 if (r.keepAlive()) {
                     next(ctx);
                 }
                 updateSlot();
             }));
+        }
+
+        /**
+         * Hands the connection to an event stream, or answers why not and closes it. From here the
+         * connection carries the stream alone: the HTTP handlers, the idle timeout and the request
+         * deadline leave the pipeline, and the connection cap no longer displaces it.
+         */
+        private void stream(ChannelHandlerContext ctx) {
+            EventStreams.Opened opened = streams.open(ctx.channel());
+            if (opened.refusal() != null) {
+                send(ctx, opened.refusal(), false);
+                return;
+            }
+            ChannelPipeline p = ctx.pipeline();
+            p.addLast(opened.stream()); // first, so that bytes the decoder still holds are dropped by it
+            p.remove(ReadTimeoutHandler.class);
+            p.remove(deadline);
+            p.remove(HttpObjectAggregator.class);
+            p.remove(HttpServerCodec.class);
+            p.remove(this);
+            queued.clear();
+            busy = true;
+            slot.state(true, false);
+            opened.stream().start();
         }
 
         private void send(ChannelHandlerContext ctx, ApiResponse r, boolean keepAlive) {
@@ -346,8 +400,10 @@ public final class ManagementApi implements AutoCloseable {
         }
     }
 
+    /** Closes the event streams and every connection; the port is released. */
     @Override
     public void close() {
+        streams.close();
         server.close().syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -56,7 +56,8 @@ final class ManagementRoutes implements ManagementApi.Routes {
             Map.entry("/alarms", Set.of("GET")), Map.entry("/variables", Set.of("GET", "POST")),
             Map.entry("/subscriptions", Set.of("GET", "POST")),
             Map.entry("/subscriptions/{id}", Set.of("GET", "PUT", "DELETE")), Map.entry("/counters", Set.of("GET")),
-            Map.entry("/gateways/{gateway}/devices", Set.of("PUT")), Map.entry("/devices", Set.of("GET")));
+            Map.entry("/gateways/{gateway}/devices", Set.of("PUT")), Map.entry("/devices", Set.of("GET")),
+            Map.entry("/events", Set.of("GET")));
     private static final ResourceTable TABLE = new ResourceTable(RESOURCES);
 
     private final BrokerReplica replica;
@@ -123,16 +124,17 @@ final class ManagementRoutes implements ManagementApi.Routes {
                 }
                 return done(new ApiResponse(204, null));
             }
+            case "GET /events":
+                replica.leading(); // the leader's resources: a standby sends the console to it
+                return done(EventStreams.ACCEPTED); // ManagementApi carries the stream
             case "GET /variables":
                 return done(ApiResponse.ok(replica.leading().variables().stream().map(ManagementRoutes::document).toList()));
             case "POST /variables": {
                 RequestParser.Declaration d = RequestParser.declaration(body);
                 return once(idempotencyKey, method, path, body, b -> declare(b, d));
             }
-            case "GET /subscriptions": {
-                QosBroker b = replica.leading();
-                return done(ApiResponse.ok(b.subscriptions().stream().map(s -> OperatorViews.subscription(b, s)).toList()));
-            }
+            case "GET /subscriptions":
+                return done(ApiResponse.ok(OperatorViews.subscriptions(replica.leading())));
             case "POST /subscriptions": {
                 RequestParser.SubscriptionOrder o = RequestParser.subscription(body);
                 return once(idempotencyKey, method, path, body, b -> subscribe(b, o));

@@ -115,8 +115,32 @@ final class OperatorViews {
      * one (each refusal listed with the router, link and reason), else {@code installing}.
      */
     static ObjectNode subscription(QosBroker b, AdmittedSubscription s) {
+        return subscription(b, installed(b.flows()), s);
+    }
+
+    /**
+     * Every admitted subscription as {@link #subscription} shows it. The routers' flows are looked
+     * up once for all: taken per subscription, a thousand flows cost a hundredfold (the table is
+     * rebuilt on each call), and the event stream asks for this list at every pulse.
+     */
+    static List<ObjectNode> subscriptions(QosBroker b) {
+        Map<String, InstallFlow> flows = installed(b.flows());
+        return b.subscriptions().stream().map(s -> subscription(b, flows, s)).toList();
+    }
+
+    /** Each router's flows by router, variable and out-link ({@link #key}); the first of a router's list where two match. */
+    private static Map<String, InstallFlow> installed(Map<String, List<InstallFlow>> byRouter) {
+        Map<String, InstallFlow> out = new java.util.HashMap<>();
+        byRouter.forEach((router, flows) -> flows.forEach(f -> out.putIfAbsent(key(router, f.variableId(), f.link()), f)));
+        return out;
+    }
+
+    private static String key(String router, long variable, String link) {
+        return router + "\n" + variable + "\n" + link;
+    }
+
+    private static ObjectNode subscription(QosBroker b, Map<String, InstallFlow> flows, AdmittedSubscription s) {
         ObjectNode d = ManagementRoutes.JSON.valueToTree(ManagementRoutes.document(s));
-        Map<String, List<InstallFlow>> flows = b.flows();
         InstallOutcomes outcomes = b.control().outcomes();
         long variable = s.request().variable().value();
         ArrayNode refusals = ManagementRoutes.JSON.createArrayNode();
@@ -125,8 +149,7 @@ final class OperatorViews {
         for (List<AdmissionResult.Hop> path : s.admitted().paths()) {
             for (AdmissionResult.Hop h : path) {
                 String link = h.next() != null ? h.next() : s.request().subscriberLink();
-                InstallFlow f = flows.getOrDefault(h.router(), List.of()).stream()
-                        .filter(x -> x.variableId() == variable && x.link().equals(link)).findFirst().orElse(null);
+                InstallFlow f = flows.get(key(h.router(), variable, link));
                 if (!seen.add(h.router() + "\n" + link)) {
                     continue;
                 }
