@@ -77,10 +77,22 @@ final class RpcEvalCommand implements Callable<Integer> {
             stderr.flush();
             return 2;
         }
-        if (real && (realCalls < 10 || realCalls > 100_000)) {
+        if (realCalls < 10 || realCalls > 100_000) {
             stderr.println("--real-calls must be 10 to 100,000, got " + realCalls);
             stderr.flush();
             return 2;
+        }
+        if (out != null) { // before minutes of simulation, not after
+            try {
+                java.nio.file.Files.createDirectories(out);
+                if (!java.nio.file.Files.isWritable(out)) {
+                    throw new java.io.IOException("not writable");
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                stderr.println("--out " + out + ": cannot write there (" + e + ")");
+                stderr.flush();
+                return 1;
+            }
         }
         RatatoskrEvaluation.Plan plan = full ? RatatoskrEvaluation.Plan.full(n, seed) : RatatoskrEvaluation.Plan.brief(n, seed);
         boolean console = System.console() != null;
@@ -105,7 +117,7 @@ final class RpcEvalCommand implements Callable<Integer> {
                 + " warm-up (%,d after %,d under outages), %.1f s%n%n", plan.name(), seed, plan.calls(), plan.warmUp(),
                 plan.outageCalls(), plan.outageWarmUp(), wall / 1e9));
         stdout.println("Published: early success follows the analysis (the analysis column: a copy crosses h links with"
-                + " probability (1 - f)^h, each link up a share M/(M + 1 s) of the time; a direction succeeds if any copy"
+                + " probability (1 - f)^h, each link up a share 26 M/(26 M + 1 s) of the time (an outage every M in the network, each on one of its 26 directed links); a direction succeeds if any copy"
                 + " over any path does; a call succeeds early if both directions do); worst calls 24 ms (spatial +"
                 + " temporal), 91 ms (spatial), 977 ms (temporal), 939 ms (none). A try waits "
                 + 2 * RatatoskrNetwork.LATENCY_BOUND / 1_000_000 + " ms, plus twice its copies' spread, for its answer;"
