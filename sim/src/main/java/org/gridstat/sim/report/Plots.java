@@ -33,7 +33,8 @@ public final class Plots {
     private static final double NS_PER_S = 1e9;
     private static final double NS_PER_MS = 1e6;
     private static final BasicStroke SOLID = new BasicStroke(1.5f);
-    private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+    /** The stroke of an analysis or a bound beside measured points. */
+    public static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
             new float[] {6f, 4f}, 0f);
 
     static {

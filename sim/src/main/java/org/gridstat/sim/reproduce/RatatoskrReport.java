@@ -35,14 +35,8 @@ public final class RatatoskrReport {
     public static final String RETRIES_PLOT = "ratatoskr-retries.png";
     public static final String CALL_TIME_PLOT = "ratatoskr-call-time.png";
 
-    private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-            new float[] {6f, 4f}, 0f);
-
-    static {
-        if (System.getProperty("java.awt.headless") == null) {
-            System.setProperty("java.awt.headless", "true");
-        }
-    }
+    /** Plots' own dashes; reading it also sets AWT headless first, as Plots does. */
+    private static final BasicStroke DASHED = org.gridstat.sim.report.Plots.DASHED;
 
     private RatatoskrReport() {
     }
