@@ -19,7 +19,9 @@ import org.gridstat.client.BrokerConnection;
 import org.gridstat.gui.action.AdmissionPreview;
 import org.gridstat.gui.action.BrokerActions;
 import org.gridstat.gui.feed.ConnectionState;
-import org.gridstat.gui.feed.PollingFeed;
+import org.gridstat.client.events.BrokerEvents;
+import org.gridstat.gui.feed.ConsoleFeed;
+import org.gridstat.gui.feed.EventStreamFeed;
 import org.gridstat.gui.model.AlarmLatch;
 import org.gridstat.gui.model.ConsoleModel;
 import org.gridstat.gui.model.Subscription;
@@ -53,7 +55,7 @@ class OperatorConsoleTest {
     private static Stage stage;
     private final FxRobot robot = new FxRobot();
     private ConsoleModel model;
-    private PollingFeed feed;
+    private ConsoleFeed feed;
     private BrokerActions actions;
     private ConsoleWindow window;
 
@@ -74,8 +76,10 @@ class OperatorConsoleTest {
     @BeforeEach
     void openConsole() throws Exception {
         model = new ConsoleModel();
-        feed = new PollingFeed(List.of(network.api()), Duration.ofMillis(500), Duration.ofSeconds(2),
-                System::currentTimeMillis);
+        // the console's own feed; a 1 s keepalive so a dead stream is given up after 3 s rather than 15
+        feed = new EventStreamFeed(List.of(network.api()), EventStreamFeed.READ_PERIOD, Duration.ofSeconds(2),
+                new BrokerEvents.Settings(Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofMillis(500),
+                        8 * 1024 * 1024, Duration.ofSeconds(2)), System::currentTimeMillis);
         actions = new BrokerActions(BrokerConnection.connect(List.of(network.api()), Duration.ofSeconds(10),
                 Duration.ofSeconds(15)));
         FxToolkit.setupStage(s -> {
@@ -109,7 +113,7 @@ class OperatorConsoleTest {
         HttpResponse<String> admitted = network.send("POST", "/subscriptions", subscription(LiveNetwork.FREQ, 25, 50, 2,
                 "HRT"));
         assertEquals(201, admitted.statusCode(), admitted.body());
-        // the routers report the new flows within a report period; the console shows them within a poll and a pulse
+        // the routers report the new flows within a report period; the console shows them within the broker's pulse and its own
         LiveNetwork.await(() -> flowsOf(get("/flows")).size() == 5 && allReported(get("/flows")), 15_000,
                 "the broker lists the subscription's five flows with statistics");
         waitFor(10, () -> tableFlows().equals(flowsOf(get("/flows"))), "the flow table shows the broker's flows");
