@@ -9,13 +9,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.gridstat.client.BrokerConnection;
-import org.gridstat.gui.action.AdmissionPreview;
 import org.gridstat.gui.action.BrokerActions;
 import org.gridstat.gui.feed.ConsoleFeed;
 import org.gridstat.gui.feed.EventStreamFeed;
 import org.gridstat.gui.feed.PollingFeed;
 import org.gridstat.gui.model.ConsoleModel;
 import org.gridstat.gui.view.ConsoleWindow;
+import org.gridstat.gui.whatif.SimulatedPreview;
 
 /**
  * Starts the operator console on a broker's management API: a window with the console's views,
@@ -51,13 +51,16 @@ public final class OperatorConsole {
         ConsoleFeed feed = poll ? new PollingFeed(brokers) : new EventStreamFeed(brokers);
         BrokerActions actions = new BrokerActions(BrokerConnection.connect(brokers, Duration.ofSeconds(10),
                 Duration.ofSeconds(15)));
+        // its own connection: a preview's reads must not wait behind an action, nor an action behind them
+        SimulatedPreview preview = new SimulatedPreview(BrokerConnection.connect(brokers, Duration.ofSeconds(10),
+                Duration.ofSeconds(15)));
         CountDownLatch closed = new CountDownLatch(1);
         AtomicReference<Throwable> failed = new AtomicReference<>();
         try {
             Platform.setImplicitExit(false);
             Platform.startup(() -> {
                 try {
-                    ConsoleWindow window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, feed.describe());
+                    ConsoleWindow window = new ConsoleWindow(model, actions, preview, feed.describe());
                     Stage stage = new Stage();
                     stage.setTitle("GridStat operator console — " + feed.describe());
                     stage.setScene(window.scene());

@@ -16,7 +16,6 @@ import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.gridstat.client.BrokerConnection;
-import org.gridstat.gui.action.AdmissionPreview;
 import org.gridstat.gui.action.BrokerActions;
 import org.gridstat.gui.feed.ConnectionState;
 import org.gridstat.client.events.BrokerEvents;
@@ -27,6 +26,7 @@ import org.gridstat.gui.model.ConsoleModel;
 import org.gridstat.gui.model.Subscription;
 import org.gridstat.gui.view.ConsoleWindow;
 import org.gridstat.gui.view.FlowRow;
+import org.gridstat.gui.whatif.SimulatedPreview;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,7 +83,8 @@ class OperatorConsoleTest {
         actions = new BrokerActions(BrokerConnection.connect(List.of(network.api()), Duration.ofSeconds(10),
                 Duration.ofSeconds(15)));
         FxToolkit.setupStage(s -> {
-            window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, network.api().toString());
+            window = new ConsoleWindow(model, actions, new SimulatedPreview(BrokerConnection.connect(List.of(network.api()),
+                    Duration.ofSeconds(10), Duration.ofSeconds(15))), network.api().toString());
             s.setScene(window.scene());
             s.setX(0);
             s.setY(0);
@@ -159,7 +160,7 @@ class OperatorConsoleTest {
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
         robot.clickOn("#admitButton");
         fillAdmitForm(LiveNetwork.ANGLE, "r4", "cc", "10", "100", "1", "LRT");
-        assertTrue(fx(() -> robot.lookup("#whatIf").query().isDisabled()), "no preview plugged in: What if… disabled");
+        assertFalse(fx(() -> robot.lookup("#whatIf").query().isDisabled()), "a valid form can be previewed");
         robot.clickOn("#admitConfirm");
         assertTrue(confirmationText().contains("Admit a subscription to " + LiveNetwork.ANGLE), confirmationText());
         robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
@@ -271,7 +272,46 @@ class OperatorConsoleTest {
         assertTrue(fx(() -> window.status().state().getText()).contains("LIVE"));
     }
 
+    @Test
+    @Order(6)
+    void whatIfShowsThePredictionInTheAdmitFormAndAdmitsNothing() throws Exception {
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        robot.clickOn("#admitButton");
+        fillAdmitForm(LiveNetwork.ANGLE, "r4", "cc", "10", "100", "1", "LRT");
+        robot.clickOn("#admitSurgeVariable").write(LiveNetwork.FREQ);
+        robot.clickOn("#admitSurgeRate").write("200");
+        robot.clickOn("#whatIf");
+        waitFor(5, () -> fx(() -> robot.lookup("#whatIfRunning").query().isVisible()), "the preview's progress shown");
+        waitFor(60, () -> whatIfLines().startsWith("admitted"), "the prediction shown");
+        List<String> lines = List.of(whatIfLines().split("\n"));
+        System.out.println("what if, admitted:\n  " + String.join("\n  ", lines));
+        assertTrue(lines.get(1).startsWith("path r1->"), lines.toString());
+        assertTrue(lines.get(1).endsWith("->r4"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("link r") && l.contains(" LRT reservation ")),
+                "the links that tighten: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.contains(LiveNetwork.FREQ + " at 200 Hz")), "the surge stated: " + lines);
+        assertFalse(fx(() -> robot.lookup("#whatIfRunning").query().isVisible()), "the progress gone");
+        saveDialog("what-if");
+
+        replaceText("#admitPaths", "3"); // the diamond has two node-disjoint paths from r1 to r4
+        robot.clickOn("#whatIf");
+        waitFor(60, () -> whatIfLines().startsWith("refused:"), "the refusal predicted");
+        System.out.println("what if, refused:\n  " + whatIfLines().replace("\n", "\n  "));
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        assertNull(subscriptionOf(LiveNetwork.ANGLE), "a preview admits nothing");
+    }
+
     // --- helpers
+
+    private String whatIfLines() {
+        return fx(() -> robot.lookup("#whatIfLines").queryAs(javafx.scene.control.TextArea.class).getText());
+    }
+
+    private void saveDialog(String name) throws Exception {
+        java.nio.file.Files.createDirectories(Screenshots.FOLDER);
+        Screenshots.write(fx(() -> robot.lookup("#admitDialog").query().getScene().snapshot(null)),
+                Screenshots.FOLDER.resolve(name + ".png"));
+    }
 
     private static String subscription(String variable, double rate, double boundMs, int paths, String cls) {
         return "{\"variable\":\"" + variable + "\",\"subscriberRouter\":\"r4\",\"subscriberLink\":\"cc\",\"qos\":{\"rateHz\":"
