@@ -9,29 +9,38 @@ import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.gridstat.client.BrokerConnection;
-import org.gridstat.gui.action.AdmissionPreview;
 import org.gridstat.gui.action.BrokerActions;
+import org.gridstat.gui.feed.ConsoleFeed;
+import org.gridstat.gui.feed.EventStreamFeed;
 import org.gridstat.gui.feed.PollingFeed;
 import org.gridstat.gui.model.ConsoleModel;
 import org.gridstat.gui.view.ConsoleWindow;
+import org.gridstat.gui.whatif.SimulatedPreview;
 
 /**
  * Starts the operator console on a broker's management API: a window with the console's views,
- * fed by a {@link PollingFeed}, until the operator closes it. Not a JavaFX {@code Application}:
+ * fed by an {@link EventStreamFeed} (or a {@link PollingFeed} if asked), until the operator closes it. Not a JavaFX {@code Application}:
  * it starts the toolkit itself, so JavaFX may sit on the class path of {@code gridstat}.
  */
 public final class OperatorConsole {
     private OperatorConsole() {
     }
 
+    /** Runs the console on the broker's event stream until its window is closed. */
+    public static int run(List<URI> brokers, java.util.Map<String, String> environment, PrintWriter err) {
+        return run(brokers, false, environment, err);
+    }
+
     /**
      * Runs the console until its window is closed.
      *
+     * @param poll        read every GET route every second ({@link PollingFeed}) instead of the event
+     *                    stream: for a broker without {@code /api/v1/events}, or a proxy that buffers it
      * @param environment the process's environment, where the display is named
      * @param err         where to say why the console cannot start
      * @return the exit code: 0 closed by the operator, 1 no display or JavaFX could not start
      */
-    public static int run(List<URI> brokers, java.util.Map<String, String> environment, PrintWriter err) {
+    public static int run(List<URI> brokers, boolean poll, java.util.Map<String, String> environment, PrintWriter err) {
         String noDisplay = DisplayCheck.missing(environment, System.getProperties());
         if (noDisplay != null) {
             err.println(noDisplay);
@@ -39,8 +48,11 @@ public final class OperatorConsole {
             return 1;
         }
         ConsoleModel model = new ConsoleModel();
-        PollingFeed feed = new PollingFeed(brokers);
+        ConsoleFeed feed = poll ? new PollingFeed(brokers) : new EventStreamFeed(brokers);
         BrokerActions actions = new BrokerActions(BrokerConnection.connect(brokers, Duration.ofSeconds(10),
+                Duration.ofSeconds(15)));
+        // its own connection: a preview's reads must not wait behind an action, nor an action behind them
+        SimulatedPreview preview = new SimulatedPreview(BrokerConnection.connect(brokers, Duration.ofSeconds(10),
                 Duration.ofSeconds(15)));
         CountDownLatch closed = new CountDownLatch(1);
         AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -48,7 +60,7 @@ public final class OperatorConsole {
             Platform.setImplicitExit(false);
             Platform.startup(() -> {
                 try {
-                    ConsoleWindow window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, feed.describe());
+                    ConsoleWindow window = new ConsoleWindow(model, actions, preview, feed.describe());
                     Stage stage = new Stage();
                     stage.setTitle("GridStat operator console — " + feed.describe());
                     stage.setScene(window.scene());

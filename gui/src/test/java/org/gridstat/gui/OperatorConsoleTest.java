@@ -16,15 +16,17 @@ import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.gridstat.client.BrokerConnection;
-import org.gridstat.gui.action.AdmissionPreview;
 import org.gridstat.gui.action.BrokerActions;
 import org.gridstat.gui.feed.ConnectionState;
-import org.gridstat.gui.feed.PollingFeed;
+import org.gridstat.client.events.BrokerEvents;
+import org.gridstat.gui.feed.ConsoleFeed;
+import org.gridstat.gui.feed.EventStreamFeed;
 import org.gridstat.gui.model.AlarmLatch;
 import org.gridstat.gui.model.ConsoleModel;
 import org.gridstat.gui.model.Subscription;
 import org.gridstat.gui.view.ConsoleWindow;
 import org.gridstat.gui.view.FlowRow;
+import org.gridstat.gui.whatif.SimulatedPreview;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +55,7 @@ class OperatorConsoleTest {
     private static Stage stage;
     private final FxRobot robot = new FxRobot();
     private ConsoleModel model;
-    private PollingFeed feed;
+    private ConsoleFeed feed;
     private BrokerActions actions;
     private ConsoleWindow window;
 
@@ -74,12 +76,15 @@ class OperatorConsoleTest {
     @BeforeEach
     void openConsole() throws Exception {
         model = new ConsoleModel();
-        feed = new PollingFeed(List.of(network.api()), Duration.ofMillis(500), Duration.ofSeconds(2),
-                System::currentTimeMillis);
+        // the console's own feed; a 1 s keepalive so a dead stream is given up after 3 s rather than 15
+        feed = new EventStreamFeed(List.of(network.api()), EventStreamFeed.READ_PERIOD, Duration.ofSeconds(2),
+                new BrokerEvents.Settings(Duration.ofSeconds(1), Duration.ofMillis(100), Duration.ofMillis(500),
+                        8 * 1024 * 1024, Duration.ofSeconds(2)), System::currentTimeMillis);
         actions = new BrokerActions(BrokerConnection.connect(List.of(network.api()), Duration.ofSeconds(10),
                 Duration.ofSeconds(15)));
         FxToolkit.setupStage(s -> {
-            window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, network.api().toString());
+            window = new ConsoleWindow(model, actions, new SimulatedPreview(BrokerConnection.connect(List.of(network.api()),
+                    Duration.ofSeconds(10), Duration.ofSeconds(15))), network.api().toString());
             s.setScene(window.scene());
             s.setX(0);
             s.setY(0);
@@ -109,7 +114,7 @@ class OperatorConsoleTest {
         HttpResponse<String> admitted = network.send("POST", "/subscriptions", subscription(LiveNetwork.FREQ, 25, 50, 2,
                 "HRT"));
         assertEquals(201, admitted.statusCode(), admitted.body());
-        // the routers report the new flows within a report period; the console shows them within a poll and a pulse
+        // the routers report the new flows within a report period; the console shows them within the broker's pulse and its own
         LiveNetwork.await(() -> flowsOf(get("/flows")).size() == 5 && allReported(get("/flows")), 15_000,
                 "the broker lists the subscription's five flows with statistics");
         waitFor(10, () -> tableFlows().equals(flowsOf(get("/flows"))), "the flow table shows the broker's flows");
@@ -155,7 +160,7 @@ class OperatorConsoleTest {
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
         robot.clickOn("#admitButton");
         fillAdmitForm(LiveNetwork.ANGLE, "r4", "cc", "10", "100", "1", "LRT");
-        assertTrue(fx(() -> robot.lookup("#whatIf").query().isDisabled()), "no preview plugged in: What if… disabled");
+        assertFalse(fx(() -> robot.lookup("#whatIf").query().isDisabled()), "a valid form can be previewed");
         robot.clickOn("#admitConfirm");
         assertTrue(confirmationText().contains("Admit a subscription to " + LiveNetwork.ANGLE), confirmationText());
         robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
@@ -267,7 +272,46 @@ class OperatorConsoleTest {
         assertTrue(fx(() -> window.status().state().getText()).contains("LIVE"));
     }
 
+    @Test
+    @Order(6)
+    void whatIfShowsThePredictionInTheAdmitFormAndAdmitsNothing() throws Exception {
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        robot.clickOn("#admitButton");
+        fillAdmitForm(LiveNetwork.ANGLE, "r4", "cc", "10", "100", "1", "LRT");
+        robot.clickOn("#admitSurgeVariable").write(LiveNetwork.FREQ);
+        robot.clickOn("#admitSurgeRate").write("200");
+        robot.clickOn("#whatIf");
+        waitFor(5, () -> fx(() -> robot.lookup("#whatIfRunning").query().isVisible()), "the preview's progress shown");
+        waitFor(60, () -> whatIfLines().startsWith("admitted"), "the prediction shown");
+        List<String> lines = List.of(whatIfLines().split("\n"));
+        System.out.println("what if, admitted:\n  " + String.join("\n  ", lines));
+        assertTrue(lines.get(1).startsWith("path r1->"), lines.toString());
+        assertTrue(lines.get(1).endsWith("->r4"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("link r") && l.contains(" LRT reservation ")),
+                "the links that tighten: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.contains(LiveNetwork.FREQ + " at 200 Hz")), "the surge stated: " + lines);
+        assertFalse(fx(() -> robot.lookup("#whatIfRunning").query().isVisible()), "the progress gone");
+        saveDialog("what-if");
+
+        replaceText("#admitPaths", "3"); // the diamond has two node-disjoint paths from r1 to r4
+        robot.clickOn("#whatIf");
+        waitFor(60, () -> whatIfLines().startsWith("refused:"), "the refusal predicted");
+        System.out.println("what if, refused:\n  " + whatIfLines().replace("\n", "\n  "));
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        assertNull(subscriptionOf(LiveNetwork.ANGLE), "a preview admits nothing");
+    }
+
     // --- helpers
+
+    private String whatIfLines() {
+        return fx(() -> robot.lookup("#whatIfLines").queryAs(javafx.scene.control.TextArea.class).getText());
+    }
+
+    private void saveDialog(String name) throws Exception {
+        java.nio.file.Files.createDirectories(Screenshots.FOLDER);
+        Screenshots.write(fx(() -> robot.lookup("#admitDialog").query().getScene().snapshot(null)),
+                Screenshots.FOLDER.resolve(name + ".png"));
+    }
 
     private static String subscription(String variable, double rate, double boundMs, int paths, String cls) {
         return "{\"variable\":\"" + variable + "\",\"subscriberRouter\":\"r4\",\"subscriberLink\":\"cc\",\"qos\":{\"rateHz\":"

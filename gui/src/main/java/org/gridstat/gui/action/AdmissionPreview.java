@@ -3,11 +3,12 @@ package org.gridstat.gui.action;
 /**
  * "What if": runs a subscription request through the simulator against the current topology and
  * reservations before it is admitted, and tells the predicted effect (which links tighten, which
- * flows would become victims under a stated surge). The admit form's "What if…" button calls it;
- * {@link #UNAVAILABLE} keeps the button disabled until a simulator-backed preview is plugged in.
+ * flows would become victims under a stated surge). The admit form's "What if…" button calls it
+ * (org.gridstat.gui.whatif.SimulatedPreview in the console); {@link #UNAVAILABLE} keeps the button
+ * disabled.
  */
 public interface AdmissionPreview {
-    /** The prediction: lines of text for the operator. */
+    /** The prediction: lines of text for the operator, the verdict first. */
     record Result(java.util.List<String> lines) {
         public Result {
             lines = java.util.List.copyOf(lines);
@@ -17,8 +18,13 @@ public interface AdmissionPreview {
     /** Whether a preview can be asked for at all. */
     boolean available();
 
-    /** Runs the preview; may take a while, so it is called off the UI thread. */
-    Result preview(SubscriptionRequest request);
+    /**
+     * Runs the preview; takes seconds, so it is called off the UI thread. Whatever goes wrong (the
+     * broker unreachable, a state too large to simulate) is told in the result's lines, not thrown.
+     *
+     * @param surge the stated surge, or {@code null}: every publisher at its declared rate
+     */
+    Result preview(SubscriptionRequest request, StatedSurge surge);
 
     /** No preview: the button stays disabled, its tooltip says "preview unavailable". */
     AdmissionPreview UNAVAILABLE = new AdmissionPreview() {
@@ -28,7 +34,7 @@ public interface AdmissionPreview {
         }
 
         @Override
-        public Result preview(SubscriptionRequest request) {
+        public Result preview(SubscriptionRequest request, StatedSurge surge) {
             return new Result(java.util.List.of("preview unavailable"));
         }
     };

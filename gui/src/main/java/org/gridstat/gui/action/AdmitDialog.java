@@ -2,21 +2,15 @@ package org.gridstat.gui.action;
 
 import java.util.Collection;
 import java.util.List;
-import javafx.application.Platform;
 import javafx.geometry.Insets;
 import javafx.scene.Node;
-import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
-import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
-import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
-import javafx.scene.layout.Region;
-import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Window;
 
@@ -25,7 +19,8 @@ import javafx.stage.Window;
  * (the topology's) and delivery link, rate, latency bound, disjoint paths, class and correlation
  * group. Every field is checked as it is typed; Admit stays disabled, and the problems are listed,
  * until the request is one the broker can take. Enter admits, Escape cancels. "What if…" asks an
- * {@link AdmissionPreview}, disabled while none is available.
+ * {@link AdmissionPreview} ({@link WhatIfPane}) under the optional surge of the last two fields,
+ * and shows its prediction in the form before the operator admits; disabled while none is available.
  */
 public final class AdmitDialog extends Dialog<SubscriptionRequest> {
     static final ButtonType ADMIT = new ButtonType("Admit…", ButtonBar.ButtonData.OK_DONE);
@@ -37,7 +32,12 @@ public final class AdmitDialog extends Dialog<SubscriptionRequest> {
     private final TextField paths = new TextField("1");
     private final ComboBox<String> serviceClass = new ComboBox<>();
     private final TextField group = new TextField();
+    private final ComboBox<String> surgeVariable = new ComboBox<>();
+    private final TextField surgeRate = new TextField();
     private final Label problems = new Label();
+    private final WhatIfPane whatIf;
+    private StatedSurge surge;
+    private boolean surgeOk = true;
     private final Collection<String> routers;
     private SubscriptionRequest.Checked checked;
 
@@ -58,6 +58,12 @@ public final class AdmitDialog extends Dialog<SubscriptionRequest> {
         serviceClass.getItems().setAll(SubscriptionRequest.CLASSES);
         serviceClass.setValue("HRT");
         group.setPromptText("(none)");
+        surgeVariable.setEditable(true);
+        surgeVariable.getItems().setAll(variables);
+        surgeVariable.setPromptText("(none: every publisher at its declared rate)");
+        surgeRate.setPromptText("e.g. 120");
+        surgeVariable.getEditor().setId("admitSurgeVariable");
+        surgeRate.setId("admitSurgeRate");
         variable.getEditor().setId("admitVariable");
         router.getEditor().setId("admitRouter");
         link.setId("admitLink");
@@ -84,53 +90,19 @@ public final class AdmitDialog extends Dialog<SubscriptionRequest> {
         row(form, 6, "_Class", serviceClass);
         row(form, 7, "Correlation _group", group);
 
-        Button whatIf = new Button("What if…");
-        whatIf.setId("whatIf");
-        TextArea prediction = new TextArea();
-        prediction.setEditable(false);
-        prediction.setPrefRowCount(4);
-        prediction.setVisible(false);
-        prediction.setManaged(false);
-        StackPane whatIfHolder = new StackPane(whatIf); // a disabled button shows no tooltip: its holder does
-        whatIfHolder.setMaxWidth(Region.USE_PREF_SIZE);
-        if (preview.available()) {
-            whatIf.setOnAction(e -> {
-                SubscriptionRequest r = checked == null ? null : checked.request();
-                if (r == null) {
-                    return;
-                }
-                whatIf.setDisable(true);
-                prediction.setText("running the request through the simulator…");
-                prediction.setVisible(true);
-                prediction.setManaged(true);
-                Thread t = new Thread(() -> {
-                    String text;
-                    try {
-                        text = String.join("\n", preview.preview(r).lines());
-                    } catch (RuntimeException ex) {
-                        text = "the preview failed: " + ex.getMessage();
-                    }
-                    String shown = text;
-                    Platform.runLater(() -> {
-                        prediction.setText(shown);
-                        whatIf.setDisable(false);
-                    });
-                }, "gridstat-console-preview");
-                t.setDaemon(true);
-                t.start();
-            });
-        } else {
-            whatIf.setDisable(true);
-            Tooltip.install(whatIfHolder, new Tooltip("preview unavailable"));
-        }
-        VBox content = new VBox(8, form, whatIfHolder, prediction, problems);
+        row(form, 8, "_Surge: variable (what if)", surgeVariable);
+        row(form, 9, "Surge rate (_Hz)", surgeRate);
+        whatIf = new WhatIfPane(preview, () -> checked != null && checked.ok() && surgeOk
+                ? new WhatIfPane.Asked(checked.request(), surge) : null);
+        VBox content = new VBox(8, form, whatIf.node(), problems);
         getDialogPane().setContent(content);
         getDialogPane().getButtonTypes().setAll(ADMIT, ButtonType.CANCEL);
         Node admit = getDialogPane().lookupButton(ADMIT);
         admit.setId("admitConfirm");
         for (javafx.beans.Observable o : List.of(variable.getEditor().textProperty(), router.getEditor().textProperty(),
                 link.textProperty(), rate.textProperty(), bound.textProperty(), paths.textProperty(),
-                serviceClass.valueProperty(), group.textProperty())) {
+                serviceClass.valueProperty(), group.textProperty(), surgeVariable.getEditor().textProperty(),
+                surgeRate.textProperty())) {
             o.addListener(x -> check(admit));
         }
         check(admit);
@@ -149,7 +121,14 @@ public final class AdmitDialog extends Dialog<SubscriptionRequest> {
     private void check(Node admit) {
         checked = SubscriptionRequest.check(variable.getEditor().getText(), router.getEditor().getText(), link.getText(),
                 rate.getText(), bound.getText(), paths.getText(), serviceClass.getValue(), group.getText(), routers);
+        List<String> surgeProblems = new java.util.ArrayList<>();
+        surge = StatedSurge.check(surgeVariable.getEditor().getText(), surgeRate.getText(), surgeProblems);
+        surgeOk = surgeProblems.isEmpty();
+        // the surge is the preview's only: a bad one holds back "What if…", never the admission
         admit.setDisable(!checked.ok());
-        problems.setText(checked.ok() ? "" : "• " + String.join("\n• ", checked.problems()));
+        whatIf.ready(checked.ok() && surgeOk);
+        List<String> all = new java.util.ArrayList<>(checked.problems());
+        all.addAll(surgeProblems);
+        problems.setText(all.isEmpty() ? "" : "• " + String.join("\n• ", all));
     }
 }

@@ -1,14 +1,15 @@
 package org.gridstat.gui.feed;
 
 /**
- * A source of the broker's state for the console. {@link PollingFeed} reads the management API's
- * GET routes every second; a push feed reading {@code GET /api/v1/events} (server-sent events
- * {@code snapshot}, then one event per changed resource, each carrying the whole body of the GET
- * route of its name) parses each event's body with {@link ResourceParser} and delivers it to the
- * same {@link FeedSink}, so the model and views do not change with the feed.
+ * A source of the broker's state for the console. {@link EventStreamFeed} (the default) reads
+ * {@code GET /api/v1/events} (server-sent events: a {@code snapshot}, then one event per changed
+ * resource, each carrying the whole body of the GET route of its name) and the few routes the
+ * stream does not carry every few seconds; {@link PollingFeed} ({@code gridstat gui --poll}) reads
+ * every GET route every second. Both parse with {@link ResourceParser} and deliver to the same
+ * {@link FeedSink}, so the model and views do not change with the feed.
  */
 public interface ConsoleFeed extends AutoCloseable {
-    /** Starts delivering to {@code sink} on the feed's own thread; returns at once. */
+    /** Starts delivering to {@code sink} on the feed's own threads; returns at once. */
     void start(FeedSink sink);
 
     /** The replicas it reads from, for the status bar. */

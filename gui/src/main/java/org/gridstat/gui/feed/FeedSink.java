@@ -1,9 +1,10 @@
 package org.gridstat.gui.feed;
 
 /**
- * Where a feed delivers what it reads, on the feed's own thread: each resource parsed as a whole
- * (the latest state of every element in it), and changes of the connection's state. Implementations
- * must return quickly and must not touch the UI.
+ * Where a feed delivers what it reads, on the feed's own threads (the event-stream feed has two:
+ * the stream's and the periodic reads'): each resource parsed as a whole (the latest state of
+ * every element in it), and changes of the connection's state. Implementations must be safe to
+ * call from more than one thread, return quickly and not touch the UI.
  */
 public interface FeedSink {
     /**

@@ -2,16 +2,28 @@ package org.gridstat.gui.feed;
 
 /**
  * The management API's resources the console shows. Each name is both the GET route's
- * ({@code /api/v1/<name>}) and the event's a push channel would carry the same body under.
+ * ({@code /api/v1/<name>}) and, for those the event stream carries, the name of its event holding
+ * the same body.
  */
 public enum Resource {
-    STATUS("status"), TOPOLOGY("topology"), ROUTERS("routers"), COUNTERS("counters"), VARIABLES("variables"),
-    SUBSCRIPTIONS("subscriptions"), FLOWS("flows"), ALARMS("alarms"), DEVICES("devices");
+    STATUS("status", false), TOPOLOGY("topology", false), ROUTERS("routers", true), COUNTERS("counters", false),
+    VARIABLES("variables", false), SUBSCRIPTIONS("subscriptions", true), FLOWS("flows", true), ALARMS("alarms", true),
+    DEVICES("devices", true);
 
     private final String routeName;
+    private final boolean streamed;
 
-    Resource(String routeName) {
+    Resource(String routeName, boolean streamed) {
         this.routeName = routeName;
+        this.streamed = streamed;
+    }
+
+    /**
+     * Whether {@code GET /api/v1/events} carries it (in its {@code snapshot} and as an event of its
+     * name); the others change seldom or are the routers' own periodic reports, and are read by GET.
+     */
+    public boolean streamed() {
+        return streamed;
     }
 
     /** The route's path under {@code /api/v1}. */
