@@ -342,6 +342,9 @@ public final class ManagementApi implements AutoCloseable {
          * deadline leave the pipeline, and the connection cap no longer displaces it.
          */
         private void stream(ChannelHandlerContext ctx) {
+            if (!ctx.channel().isActive()) {
+                return; // the console left before its answer: its pipeline is gone with it
+            }
             EventStreams.Opened opened = streams.open(ctx.channel());
             if (opened.refusal() != null) {
                 send(ctx, opened.refusal(), false);

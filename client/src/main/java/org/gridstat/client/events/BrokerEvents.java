@@ -133,7 +133,7 @@ public final class BrokerEvents implements AutoCloseable {
     private final AtomicLong leaderRedirects = new AtomicLong();
     private volatile boolean closed;
     private volatile Socket socket;
-    private volatile State state;
+    private volatile State state = State.CONNECTING;
     private volatile URI broker;
 
     private BrokerEvents(List<URI> replicas, Settings settings, Listener listener, StateListener stateListener) {
