@@ -232,6 +232,7 @@ public final class BrokerConnection {
         long deadline = System.nanoTime() + failoverWait.toNanos();
         String lastProblem = "";
         int tried = 0;
+        int redirects = 0;
         while (true) {
             URI target = leader;
             try {
@@ -249,10 +250,15 @@ public final class BrokerConnection {
                     return new Answer(r.statusCode(), r.body());
                 }
                 lastProblem = error(r.body());
-                String named = field(r.body(), "leader");
-                if (named != null && !named.isEmpty() && !URI.create(named).equals(target)) {
-                    leader = URI.create(named);
-                    continue; // a standby named the leader: ask it at once
+                URI named = leaderNamed(field(r.body(), "leader"));
+                // a standby named the leader: ask it at once, but replicas naming each other in a
+                // ring are asked in turn like the others, within the deadline and with its pauses
+                if (named != null && !named.equals(target) && redirects++ <= replicas.size()) {
+                    leader = named;
+                    continue;
+                }
+                if (named == null && field(r.body(), "leader") != null) {
+                    lastProblem += " (its leader address '" + field(r.body(), "leader") + "' is not http://host:port)";
                 }
             } catch (HttpTimeoutException e) {
                 throw new BrokerException("broker " + target + " did not answer " + method + " " + path + " within "
@@ -269,6 +275,8 @@ public final class BrokerConnection {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new BrokerException("interrupted talking to the broker", e);
+            } catch (IllegalArgumentException e) { // an address no request can go to
+                lastProblem = "cannot ask " + target + ": " + e.getMessage();
             }
             leader = replicas.get(++tried % replicas.size()); // try the next replica
             if (System.nanoTime() > deadline) {
@@ -282,6 +290,30 @@ public final class BrokerConnection {
                     throw new BrokerException("interrupted waiting for a broker leader", e);
                 }
             }
+        }
+    }
+
+    /**
+     * The leader a standby's 503 names, if it is an address a request can go to: http, a host that
+     * is not a wildcard (a broker bound to 0.0.0.0 or :: advertises that), a port; else {@code null}.
+     */
+    static URI leaderNamed(String named) {
+        if (named == null || named.isEmpty()) {
+            return null;
+        }
+        try {
+            URI u = new URI(named);
+            String host = u.getHost();
+            if (!"http".equals(u.getScheme()) || host == null || u.getPort() <= 0) {
+                return null;
+            }
+            String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+            if (bare.equals("0.0.0.0") || bare.equals("::") || bare.equals("0:0:0:0:0:0:0:0")) {
+                return null;
+            }
+            return u;
+        } catch (java.net.URISyntaxException e) {
+            return null;
         }
     }
 
