@@ -33,7 +33,15 @@ public final class AlarmLatch {
         boolean present;
     }
 
+    /**
+     * Latched alarms the broker no longer lists, kept at most: an unattended console whose alarms'
+     * messages change (figures in them) would otherwise grow all day. Beyond it the least recently
+     * seen of them go, counted in {@link #evicted()}.
+     */
+    public static final int MAX_GONE_LATCHED = 1_000;
+
     private final Map<String, State> states = new LinkedHashMap<>();
+    private long evicted;
 
     /** Takes the broker's current alarms. */
     public void update(List<Alarm> current) {
@@ -63,6 +71,24 @@ public final class AlarmLatch {
             }
             return false;
         });
+        List<State> gone = new ArrayList<>();
+        for (State s : states.values()) {
+            if (!s.present && s.latched) {
+                gone.add(s);
+            }
+        }
+        if (gone.size() > MAX_GONE_LATCHED) {
+            gone.sort(Comparator.comparing((State s) -> s.alarm.lastSeen()));
+            for (State s : gone.subList(0, gone.size() - MAX_GONE_LATCHED)) {
+                states.remove(s.alarm.identity());
+                evicted++;
+            }
+        }
+    }
+
+    /** Latched alarms the broker no longer listed that were let go to keep {@link #MAX_GONE_LATCHED}. */
+    public long evicted() {
+        return evicted;
     }
 
     /** Acknowledges an alarm: it unlatches until it occurs again. False if no such alarm is shown. */

@@ -56,4 +56,21 @@ class AlarmLatchTest {
         latch.update(List.of(lost(1, 20)));
         assertEquals(1, latch.latchedCount());
     }
+
+    @Test
+    void latchedAlarmsTheBrokerNoLongerListsAreBoundedTheLeastRecentlySeenLetGo() {
+        AlarmLatch latch = new AlarmLatch();
+        int n = AlarmLatch.MAX_GONE_LATCHED + 500;
+        for (int i = 0; i < n; i++) { // each a new message (changing figures), gone at the next answer
+            latch.update(List.of(new Alarm("r2", "CONGESTION_UNMET", "WARNING", "short by " + i + " B/s", 1, T0,
+                    T0.plusSeconds(i), true)));
+        }
+        latch.update(List.of());
+        assertEquals(AlarmLatch.MAX_GONE_LATCHED, latch.entries().size());
+        assertEquals(500, latch.evicted());
+        assertEquals(AlarmLatch.MAX_GONE_LATCHED, latch.latchedCount());
+        assertEquals("short by " + (n - 1) + " B/s", latch.entries().get(0).alarm().message(), "the most recent kept");
+        assertTrue(latch.entries().stream().noneMatch(e -> e.alarm().message().equals("short by 499 B/s")),
+                "the least recently seen let go");
+    }
 }
