@@ -215,6 +215,27 @@ public final class ForwardingEngine<E> {
         return new ForwardingCounters(CounterSnapshot.read(EngineCounter.class, counters));
     }
 
+    /** The installed flow of this id as last applied, or {@code null}; from any thread. */
+    public FlowEntry installedFlow(long flowId) {
+        return installed.get(flowId);
+    }
+
+    /** Visits each flow of {@code link} with its assured rate in force; from any thread (a recent view). */
+    public void visitRates(int link, org.gridstat.core.sched.FlowRateVisitor visitor) {
+        links[link].visitRates(visitor);
+    }
+
+    /**
+     * Gives a flow one period's demand measured outside, bytes per second on the wire: a link that
+     * takes its demand from the kernel's counters. Unknown flows are ignored. On the data-path thread.
+     */
+    public void measuredDemand(long flowId, double wireBytesPerSecond) {
+        Binding b = byFlow.get(flowId);
+        if (b != null) {
+            links[b.entry.outLink()].measuredDemand(b.slot, wireBytesPerSecond);
+        }
+    }
+
     /** An out-link's statistics; readable from any thread. */
     public LinkStatistics statistics(int link) {
         return links[link].statistics();

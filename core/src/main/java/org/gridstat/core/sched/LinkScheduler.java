@@ -80,6 +80,16 @@ public final class LinkScheduler<E> implements LinkFlows {
     /** The link pacer: a full bucket plus the frame that overdraws it is the link's burst. */
     private final TokenBucket pacer;
     private final long capacity;
+    /** The kernel shapes the link: every bucket here is {@link #UNLIMITED}, so events leave in order at once. */
+    private final boolean kernelShaped;
+    /** Each flow's demand is given by {@link #measuredDemand}, from the kernel's counters. */
+    private final boolean demandFromKernel;
+    /**
+     * A rate no bucket runs short of (its refill overflows to full at once): what a kernel-shaped
+     * link's pacer, classes and flows get in place of their rates.
+     */
+    private static final Shaping UNLIMITED = Shaping.of(Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, Shaping.MAX_BURST,
+            Shaping.MAX_BURST);
 
     private long arrivalSequence;
     private long nextTick;
@@ -100,6 +110,8 @@ public final class LinkScheduler<E> implements LinkFlows {
         this.releaser = releaser;
         this.estimator = estimator;
         this.maxFlows = maxFlows;
+        this.kernelShaped = link.kernelShaped();
+        this.demandFromKernel = link.demandFromKernel();
         this.queues = new FlowQueue[maxFlows];
         this.flowNodes = new HtbNode[maxFlows];
         this.specs = new FlowSpec[maxFlows];
@@ -113,17 +125,23 @@ public final class LinkScheduler<E> implements LinkFlows {
         }
         this.freeCount = maxFlows;
         for (int c = 0; c < CLASSES; c++) {
-            classNodes[c] = new HtbNode(link.classShare(DATA_CLASSES[c]), now);
+            classNodes[c] = new HtbNode(shaping(link.classShare(DATA_CLASSES[c])), now);
             green[c] = new IndexedMinHeap(maxFlows);
             yellow[c] = new IndexedMinHeap(maxFlows);
             classCounters[c] = new QueueCounters();
         }
         this.waiting = new IndexedMinHeap(maxFlows);
         this.control = new FlowQueue<>(link.controlBuffer());
-        this.pacer = new TokenBucket(link.capacity(), link.burst() - LinkSpec.MAX_FRAME_BYTES, now);
+        this.pacer = kernelShaped ? new TokenBucket(UNLIMITED.rate(), Shaping.MAX_BURST, now)
+                : new TokenBucket(link.capacity(), link.burst() - LinkSpec.MAX_FRAME_BYTES, now);
         this.capacity = link.capacity();
         this.lastTick = now;
         this.nextTick = Saturating.add(now, estimator.periodNanos());
+    }
+
+    /** The shaping a bucket here gets: its own, or none on a link the kernel shapes. */
+    private Shaping shaping(Shaping own) {
+        return kernelShaped ? UNLIMITED : own;
     }
 
     /**
@@ -140,9 +158,12 @@ public final class LinkScheduler<E> implements LinkFlows {
         specs[slot] = spec;
         assured[slot] = spec.assuredRate();
         queues[slot] = new FlowQueue<>(spec.bufferEvents());
-        flowNodes[slot] = new HtbNode(spec.shaping(), now);
+        flowNodes[slot] = new HtbNode(shaping(spec.shaping()), now);
         flowClass[slot] = classIndex(spec.serviceClass());
         flowCounters[slot] = new QueueCounters();
+        if (demandFromKernel) {
+            flowCounters[slot].demandMeasuredElsewhere();
+        }
         published.set(slot, new Published(spec, flowCounters[slot], spec.assuredRate(), 0, 0));
         return slot;
     }
@@ -191,7 +212,7 @@ public final class LinkScheduler<E> implements LinkFlows {
                 || old.ceilingRate() != spec.ceilingRate()) {
             assured[slot] = spec.assuredRate(); // the rate policy, if any, is asked again by the engine
             flowNodes[slot].advance(now);
-            flowNodes[slot].configure(spec.shaping());
+            flowNodes[slot].configure(shaping(spec.shaping()));
         } // the same rates again (a broker's resync): the rate a policy assured, and the tokens, stay
         published.set(slot, new Published(spec, flowCounters[slot], assured[slot], published.get(slot).shortfall(),
                 published.get(slot).heldHz()));
@@ -240,6 +261,27 @@ public final class LinkScheduler<E> implements LinkFlows {
         }
     }
 
+    /**
+     * One estimator period's demand of the flow as measured outside (a kernel-shaped link's class
+     * counters), bytes per second on the wire; ignored unless the link takes its demand from the
+     * kernel ({@link LinkSpec#demandFromKernel()}). On the writer thread.
+     */
+    public void measuredDemand(int slot, double wireBytesPerSecond) {
+        if (demandFromKernel && specs[slot] != null && wireBytesPerSecond >= 0) {
+            flowCounters[slot].measured(wireBytesPerSecond, estimator.weight());
+        }
+    }
+
+    /** Visits every flow with its assured rate in force and mean size on the wire; from any thread (a recent view). */
+    public void visitRates(FlowRateVisitor visitor) {
+        for (int i = 0; i < maxFlows; i++) {
+            Published p = published.get(i);
+            if (p != null) {
+                visitor.flow(p.spec(), p.assured(), p.counters().meanWireBytes());
+            }
+        }
+    }
+
     /** The flow's mean event size on the wire so far, bytes (frame and IP and UDP headers; 0: none yet). */
     public double meanWireBytes(int slot) {
         return flowCounters[slot].meanWireBytes();
@@ -264,7 +306,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         published.set(slot, new Published(spec, flowCounters[slot], assuredRate, published.get(slot).shortfall(),
                 published.get(slot).heldHz()));
         flowNodes[slot].advance(now);
-        flowNodes[slot].configure(Shaping.of(assuredRate, Math.max(spec.ceilingRate(), assuredRate)));
+        flowNodes[slot].configure(shaping(Shaping.of(assuredRate, Math.max(spec.ceilingRate(), assuredRate))));
         relink(slot, now);
     }
 

@@ -30,12 +30,17 @@ public final class LinkSpec {
     private final long burst;
     private final Map<ServiceClass, Shaping> classes;
     private final int controlBuffer;
+    private final boolean shapedInKernel;
+    private final boolean demandFromKernel;
 
-    private LinkSpec(long capacity, long burst, Map<ServiceClass, Shaping> classes, int controlBuffer) {
+    private LinkSpec(long capacity, long burst, Map<ServiceClass, Shaping> classes, int controlBuffer,
+                     boolean shapedInKernel, boolean demandFromKernel) {
+        this.demandFromKernel = demandFromKernel;
         this.capacity = capacity;
         this.burst = burst;
         this.classes = classes;
         this.controlBuffer = controlBuffer;
+        this.shapedInKernel = shapedInKernel;
     }
 
     /**
@@ -85,7 +90,7 @@ public final class LinkSpec {
             throw new IllegalArgumentException("class rates add up to " + assured + " B/s, more than the link capacity "
                     + capacityBytesPerSecond + " B/s");
         }
-        return new LinkSpec(capacityBytesPerSecond, burstBytes, copy, controlBuffer);
+        return new LinkSpec(capacityBytesPerSecond, burstBytes, copy, controlBuffer, false, false);
     }
 
     /** One pacing tick of the capacity plus one maximum frame: 1,484 B at 2 Mbit/s, 7,722 B at 1 Gbit/s. */
@@ -154,5 +159,33 @@ public final class LinkSpec {
 
     public int controlBuffer() {
         return controlBuffer;
+    }
+
+    /**
+     * This link with its shaping left to the kernel (an HTB qdisc on the egress interface that
+     * mirrors the class tree): its scheduler still orders events (control first, EDF, FIFO), drops
+     * what expired and estimates demand, but releases every event at once; capacity and shares stay
+     * what a rate policy reasons with.
+     *
+     * @param demandFromKernel each flow's demand is what the kernel's counters say its class took in
+     *                         (given to the scheduler each period), not the arrivals counted here
+     */
+    public LinkSpec shapedInKernel(boolean demandFromKernel) {
+        return new LinkSpec(capacity, burst, classes, controlBuffer, true, demandFromKernel);
+    }
+
+    /** {@link #shapedInKernel(boolean)} with demand from the arrivals counted here. */
+    public LinkSpec shapedInKernel() {
+        return shapedInKernel(false);
+    }
+
+    /** Whether each flow's demand comes from the kernel's counters; see {@link #shapedInKernel(boolean)}. */
+    public boolean demandFromKernel() {
+        return demandFromKernel;
+    }
+
+    /** Whether the kernel shapes this link; see {@link #shapedInKernel()}. */
+    public boolean kernelShaped() {
+        return shapedInKernel;
     }
 }

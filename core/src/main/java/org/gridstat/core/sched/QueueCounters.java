@@ -48,6 +48,8 @@ final class QueueCounters {
     private long lastArrivals;
     /** Demand on the wire: arrival bytes and each event's IP and UDP headers, as the broker reserves. */
     private double demandRate;
+    /** The demand is given by {@link #measured}: see {@link #demandMeasuredElsewhere()}. */
+    private boolean demandMeasured;
     private double lastDemandRate;
     /** This period's arrivals with a source time, and the earliest and latest of those times. */
     private long stampedArrivals;
@@ -114,6 +116,14 @@ final class QueueCounters {
         arrivalRate = weight * ((arrived - lastArrivalBytes) / elapsedSeconds) + (1 - weight) * arrivalRate;
         long n = events - lastArrivals;
         double wireBytes = arrived - lastArrivalBytes + (double) n * WireFormat.DATAGRAM_OVERHEAD;
+        if (demandMeasured) { // the kernel's counters give it; see measured()
+            lastArrivals = events;
+            stampedArrivals = 0;
+            firstStamp = Long.MAX_VALUE;
+            lastStamp = Long.MIN_VALUE;
+            finishTick(arrived, departed, elapsedSeconds, weight);
+            return;
+        }
         lastDemandRate = wireBytes / elapsedSeconds;
         // A periodic source's samples cross a period's edge early or late with network jitter, so a
         // period counts one sample more (or less) than the source sent in it: read alone, one more
@@ -133,11 +143,30 @@ final class QueueCounters {
         lastStamp = Long.MIN_VALUE;
         demandRate = weight * lastDemandRate + (1 - weight) * demandRate;
         lastArrivals = events;
+        finishTick(arrived, departed, elapsedSeconds, weight);
+    }
+
+    private void finishTick(long arrived, long departed, double elapsedSeconds, double weight) {
         departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
         lastArrivalBytes = arrived;
         lastDepartureBytes = departed;
         c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
+        c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
+    }
+
+    /**
+     * From now on the demand is the rate measured elsewhere each period (a kernel-shaped link's
+     * class counters) and given by {@link #measured}, not this queue's arrivals.
+     */
+    void demandMeasuredElsewhere() {
+        demandMeasured = true;
+    }
+
+    /** One period's demand measured elsewhere, bytes per second on the wire (writer thread). */
+    void measured(double wireBytesPerSecond, double weight) {
+        lastDemandRate = wireBytesPerSecond;
+        demandRate = weight * lastDemandRate + (1 - weight) * demandRate;
         c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
     }
 

@@ -42,6 +42,16 @@ public final class EmbeddedRouter implements StatusRouter, AutoCloseable {
         return new EmbeddedRouter(StatusRouterComponent.start(properties, congestion));
     }
 
+    /**
+     * Starts a router as {@link #start(Map, CongestionControl)} does, with {@code kernel} shaping the
+     * out-links its {@code kernel.shaping} lines name (the kernel-shaping bundle's service;
+     * {@code null}: the router shapes every link).
+     */
+    public static EmbeddedRouter start(Map<String, ?> properties, CongestionControl congestion,
+                                       org.gridstat.statusrouter.spi.KernelShaping kernel) {
+        return new EmbeddedRouter(StatusRouterComponent.start(properties, congestion, kernel));
+    }
+
     @Override
     public String nodeId() {
         return router.nodeId();

@@ -66,10 +66,21 @@ final class DataPath {
 
     DataPath(RouterSettings settings, EventLoop loop, NanoClock monoClock, Clock epochClock,
              DataPathCounters handoffCounters) {
+        this(settings, loop, monoClock, epochClock, handoffCounters, null);
+    }
+
+    /** @param kernel the links the kernel shapes, or {@code null}: the router shapes them all */
+    DataPath(RouterSettings settings, EventLoop loop, NanoClock monoClock, Clock epochClock,
+             DataPathCounters handoffCounters, KernelLinks kernel) {
         this.loop = loop;
         this.handoffCounters = handoffCounters;
         long now = monoClock.nanoTime();
-        this.engine = new ForwardingEngine<>(settings.links.stream().map(l -> l.spec).toList(), settings.maxFlowsPerLink,
+        List<org.gridstat.core.sched.LinkSpec> specs = new ArrayList<>();
+        for (int i = 0; i < settings.links.size(); i++) {
+            org.gridstat.core.sched.LinkSpec own = settings.links.get(i).spec;
+            specs.add(kernel == null ? own : kernel.specOf(i, own));
+        }
+        this.engine = new ForwardingEngine<>(specs, settings.maxFlowsPerLink,
                 ByteBufReferences.INSTANCE, settings.estimator, settings.sourceTimeTrust,
                 ForwardingEngine.DEFAULT_COMMAND_QUEUE, now);
         CongestionPolicy[] policies = settings.congestionControl ? policiesOf(settings) : null;
@@ -95,7 +106,8 @@ final class DataPath {
         List<EgressPump<ByteBuf>> pumps = new ArrayList<>();
         for (int i = 0; i < links.length; i++) {
             OutLinkConfig c = settings.links.get(i);
-            links[i] = new LinkTransmitter(c, i, this);
+            // The kernel steers each packet to its flow's class by the event it carries: one event a datagram.
+            links[i] = new LinkTransmitter(c, i, this, kernel != null && kernel.shaped(i));
             pumps.add(new EgressPump<>(engine, i, links[i], ByteBufReferences.INSTANCE, ByteBuf::readableBytes,
                     emulatorOf(c, now), c.mtu));
         }

@@ -67,6 +67,8 @@ final class DataPlane implements AutoCloseable {
     private final UpstreamHops upstreamHops = new UpstreamHops();
     /** Congestion notices, with congestion control on and its channels open; else {@code null}. */
     private NoticeChannels notices;
+    /** The out-links the kernel shapes; {@code null} until opened. */
+    private KernelLinks kernelLinks;
 
     private DataPlane(RouterSettings settings, boolean epoll, EventLoopGroup group, NanoClock monoClock,
                       Clock epochClock) {
@@ -141,7 +143,8 @@ final class DataPlane implements AutoCloseable {
         dataLoop = eventLoops.get(0);
         DataPathCounters handoffCounters = new DataPathCounters();
         counters.add(handoffCounters);
-        dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, monoClock, epochClock, handoffCounters));
+        kernelLinks = KernelLinks.open(settings);
+        dataPath = submitAndWait(() -> new DataPath(settings, dataLoop, monoClock, epochClock, handoffCounters, kernelLinks));
 
         // Out-links first, so nothing read can find a link without its socket. They only send:
         // connected to their neighbour, they read nothing (a neighbour's frames arrive at its data
@@ -153,6 +156,7 @@ final class DataPlane implements AutoCloseable {
             link.attach(ch, priority);
         }
         dataLoop.submit(dataPath::start).syncUninterruptibly();
+        kernelLinks.start(dataPath.engine, dataLoop, monoClock, settings.estimator.periodNanos());
         if (epoll && loops > 1) {
             handoffSignal = HandoffSignal.open(dataLoop, dataPath::drainHandoff);
             dataPath.signalHandoffsWith(handoffSignal);
@@ -343,6 +347,9 @@ final class DataPlane implements AutoCloseable {
             }
             for (Channel ch : egress) {
                 ch.close().syncUninterruptibly();
+            }
+            if (kernelLinks != null) {
+                kernelLinks.close();
             }
         } finally {
             group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();

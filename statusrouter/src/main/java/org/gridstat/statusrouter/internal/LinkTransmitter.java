@@ -55,10 +55,18 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
     private boolean wrotePriority;
 
     LinkTransmitter(OutLinkConfig config, int index, DataPath dataPath) {
+        this(config, index, dataPath, false);
+    }
+
+    /**
+     * @param oneEventPerDatagram never pack events: a link the kernel shapes steers each datagram
+     *                            to its flow's class by the one event it carries
+     */
+    LinkTransmitter(OutLinkConfig config, int index, DataPath dataPath, boolean oneEventPerDatagram) {
         this.config = config;
         this.index = index;
         this.dataPath = dataPath;
-        int most = Math.min(WireFormat.MAX_BATCH_EVENTS,
+        int most = oneEventPerDatagram ? 1 : Math.min(WireFormat.MAX_BATCH_EVENTS,
                 (config.mtu - WireFormat.BATCH_HEADER_LENGTH) / (WireFormat.HEADER_LENGTH + WireFormat.BATCH_LENGTH_ENTRY));
         this.packed = new ByteBuf[Math.max(1, most)];
         this.lengths = new int[packed.length];

@@ -65,12 +65,16 @@ final class RouterSettings {
     final boolean congestionNotices;
     /** The setting asked for congestion control and no bundle provides it: the router forwards without. */
     final boolean congestionMissing;
+    /** The links the kernel shapes: see {@link #withKernelShaping}. */
+    final KernelShapingSettings kernelShaping;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
                            SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames,
-                           CongestionControl congestion, boolean congestionNotices, boolean congestionMissing) {
+                           CongestionControl congestion, boolean congestionNotices, boolean congestionMissing,
+                           KernelShapingSettings kernelShaping) {
+        this.kernelShaping = kernelShaping;
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -205,7 +209,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, null, false, false);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, null, false, false, KernelShapingSettings.NONE);
     }
 
     /**
@@ -216,7 +220,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping);
     }
 
     /**
@@ -225,7 +229,7 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing);
+                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping);
     }
 
     /**
@@ -274,7 +278,7 @@ final class RouterSettings {
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestion, congestionNotices, congestionMissing);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping);
     }
 
     /**
@@ -326,14 +330,14 @@ final class RouterSettings {
         all.addAll(links);
         all.addAll(more);
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, all, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestion, congestionNotices, congestionMissing);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestion, congestionNotices, congestionMissing, kernelShaping);
     }
 
     /** These settings bound to the ports a running data plane has, which a restart takes again. */
     RouterSettings boundAt(InetSocketAddress data, InetSocketAddress priority) {
         return new RouterSettings(nodeId, endpoint(data), eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames,
-                congestion, congestionNotices, congestionMissing);
+                congestion, congestionNotices, congestionMissing, kernelShaping);
     }
 
     private static Endpoint endpoint(InetSocketAddress a) {
@@ -353,7 +357,7 @@ final class RouterSettings {
                     + frames);
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestion, congestionNotices, congestionMissing);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestion, congestionNotices, congestionMissing, kernelShaping);
     }
 
     /**
@@ -393,6 +397,26 @@ final class RouterSettings {
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on ? provider : null, notices,
-                on && provider == null);
+                on && provider == null, kernelShaping);
+    }
+
+    /**
+     * These settings with the out-links that {@code lines} name shaped by the kernel through
+     * {@code provider} (the kernel-shaping bundle's service; {@code null}: not installed, and each such
+     * link is said once in the log and shaped by the router). A line may name a link the broker
+     * gives later.
+     *
+     * @throws IllegalArgumentException naming each bad line ({@link KernelShapingSettings#parse})
+     */
+    RouterSettings withKernelShaping(String[] lines, org.gridstat.statusrouter.spi.KernelShaping provider) {
+        KernelShapingSettings k;
+        try {
+            k = KernelShapingSettings.parse(lines, provider);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("invalid status router configuration: " + e.getMessage(), e);
+        }
+        return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices,
+                congestionMissing, k);
     }
 }

@@ -10,6 +10,7 @@ import org.gridstat.core.time.Saturating;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.gridstat.statusrouter.api.StatusRouter;
 import org.gridstat.statusrouter.spi.CongestionControl;
+import org.gridstat.statusrouter.spi.KernelShaping;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -89,6 +90,12 @@ public final class StatusRouterComponent implements StatusRouter {
          */
         String congestion_control() default "off";
 
+        /**
+         * Out-links the kernel shapes, one line each: {@code link=NAME device=IF [estimator=router|kernel]};
+         * needs the kernel-shaping bundle, and else the router shapes them.
+         */
+        String[] kernel_shaping() default {};
+
         long source_time_ahead_ms() default 2000;
 
         long source_time_max_age_ms() default 10000;
@@ -106,9 +113,11 @@ public final class StatusRouterComponent implements StatusRouter {
     @Activate
     public StatusRouterComponent(Config config,
                                  @Reference(name = "congestion", cardinality = ReferenceCardinality.OPTIONAL,
-                                         policyOption = ReferencePolicyOption.GREEDY) CongestionControl congestion) {
+                                         policyOption = ReferencePolicyOption.GREEDY) CongestionControl congestion,
+                                 @Reference(name = "kernel", cardinality = ReferenceCardinality.OPTIONAL,
+                                         policyOption = ReferencePolicyOption.GREEDY) KernelShaping kernel) {
         try {
-            this.settings = settingsOf(config, congestion);
+            this.settings = settingsOf(config, congestion, kernel);
             if (settings.congestionMissing) {
                 LOG.warn("router {}: congestion.control is {}, but no congestion-control bundle is installed:"
                         + " forwarding under the reservations only", settings.nodeId, config.congestion_control());
@@ -131,7 +140,7 @@ public final class StatusRouterComponent implements StatusRouter {
      */
     public static void check(Map<String, ?> properties) {
         Config config = ConfigProperties.of(Config.class, properties);
-        settingsOf(config, null);
+        settingsOf(config, null, null);
         brokersOf(config.broker_address(), config.report_period_ms());
         heartbeatOf(config);
     }
@@ -144,7 +153,7 @@ public final class StatusRouterComponent implements StatusRouter {
         }
     }
 
-    private static RouterSettings settingsOf(Config config, CongestionControl congestion) {
+    private static RouterSettings settingsOf(Config config, CongestionControl congestion, KernelShaping kernel) {
         return RouterSettings.of(config.node_id(), config.data_bind(), config.event_loops(),
                 config.transport(), config.socket_buffer_bytes(), config.links(), config.flows(), config.routes(),
                 Saturating.millisToNanos(config.estimator_period_ms()), config.estimator_weight(), config.max_flows_per_link())
@@ -153,7 +162,8 @@ public final class StatusRouterComponent implements StatusRouter {
                         config.source_time_max_age_ms()))
                 .withPriorityPort(config.priority_bind())
                 .warmingUp(config.warm_up_frames())
-                .withCongestionControl(config.congestion_control(), congestion);
+                .withCongestionControl(config.congestion_control(), congestion)
+                .withKernelShaping(config.kernel_shaping(), kernel);
     }
 
     /** The broker replicas' control addresses; empty: no broker. */
@@ -197,7 +207,12 @@ public final class StatusRouterComponent implements StatusRouter {
      * @throws IllegalArgumentException naming every bad key
      */
     public static StatusRouterComponent start(Map<String, ?> properties, CongestionControl congestion) {
-        return new StatusRouterComponent(ConfigProperties.of(Config.class, properties), congestion);
+        return start(properties, congestion, null);
+    }
+
+    /** As {@link #start(Map, CongestionControl)}, with {@code kernel} for the links its {@code kernel.shaping} lines name ({@code null}: none). */
+    public static StatusRouterComponent start(Map<String, ?> properties, CongestionControl congestion, KernelShaping kernel) {
+        return new StatusRouterComponent(ConfigProperties.of(Config.class, properties), congestion, kernel);
     }
 
     /** Stops a router {@link #start started} outside a framework, closing its sockets. */

@@ -1,0 +1,90 @@
+package org.gridstat.statusrouter.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.List;
+import org.gridstat.core.forward.EventReferences;
+import org.gridstat.core.forward.FlowCommand;
+import org.gridstat.core.forward.FlowEntry;
+import org.gridstat.core.forward.ForwardingEngine;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.EstimatorSettings;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.statusrouter.spi.KernelFlow;
+import org.gridstat.statusrouter.spi.KernelFlowStatistics;
+import org.junit.jupiter.api.Test;
+
+/** What the kernel is told of a link's flows, and what its counters say of their demand. */
+class KernelLinksTest {
+    private static final long S = 1_000_000_000L;
+    private static final long PERIOD = 100_000_000L;
+    private static final EventReferences<String> REFS = new EventReferences<>() {
+        @Override
+        public void retain(String e) {
+        }
+
+        @Override
+        public void release(String e) {
+        }
+    };
+
+    @Test
+    void theKernelGetsTheAssuredRateCongestionControlPutInForceNotOnlyTheReservation() {
+        ForwardingEngine<String> engine = new ForwardingEngine<>(
+                List.of(LinkSpec.withDefaultShares(10_000).shapedInKernel(), LinkSpec.withDefaultShares(10_000)), 8, REFS,
+                new EstimatorSettings(PERIOD, 0.5), 0);
+        // a policy that, once asked to, lends flow 1 what it needs: its assured rate in force becomes 7,000
+        boolean[] lend = {false};
+        engine.useCongestionControl(() -> (flows, now, decisions) -> {
+            for (int s = 0; lend[0] && s < flows.slotCount(); s++) {
+                FlowSpec f = flows.reserved(s);
+                if (f != null && f.flowId() == 1) {
+                    flows.assure(s, 7_000, now);
+                }
+            }
+        }, (link, d) -> { });
+        engine.submit(FlowCommand.install(new FlowEntry(1, 42, 0, FlowSpec.of(1, ServiceClass.HRT, 3_000, 0, 8_000, 20, ""),
+                new long[0], 0, 0)));
+        engine.submit(FlowCommand.install(new FlowEntry(1, 43, 0, FlowSpec.of(2, ServiceClass.BE, 2_000, 0, 5_000, 20, ""),
+                new long[0], 0, 0)));
+        engine.submit(FlowCommand.install(new FlowEntry(1, 44, 1, FlowSpec.of(3, ServiceClass.LRT, 2_000, 0, 5_000, 20, ""),
+                new long[0], 0, 0)));
+        engine.applyCommands(0);
+        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 3_000, 8_000, 0),
+                new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0)), KernelLinks.flowsOf(engine, 0),
+                "the reservations, in flow order, the other link's flow left out");
+        lend[0] = true;
+        engine.tick(PERIOD); // the period ends: the policy runs
+        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 7_000, 8_000, 0),
+                new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0)), KernelLinks.flowsOf(engine, 0));
+        assertEquals(List.of(new KernelFlow(3, 44, ServiceClass.LRT, 2_000, 5_000, 0)), KernelLinks.flowsOf(engine, 1));
+    }
+
+    @Test
+    void whatAClassTookInIsWhatItSentDroppedAndQueued() {
+        KernelFlowStatistics before = new KernelFlowStatistics(1, 10_000, 100, 5, 1_000, 10);
+        KernelFlowStatistics after = new KernelFlowStatistics(1, 30_000, 300, 15, 3_000, 30);
+        // sent 20,000; dropped 10 at the mean sent size (100 B); queue grew 2,000
+        assertEquals(23_000, KernelLinks.offered(before, after), 1e-9);
+        KernelFlowStatistics drained = new KernelFlowStatistics(1, 34_000, 340, 15, 0, 0);
+        assertEquals(1_000, KernelLinks.offered(after, drained), 1e-9, "sent 4,000 of which 3,000 were queued before");
+        KernelFlowStatistics remade = new KernelFlowStatistics(1, 500, 5, 0, 0, 0);
+        assertEquals(500, KernelLinks.offered(after, remade), 1e-9, "a class made anew counts from zero");
+    }
+
+    @Test
+    void aKernelShapedLinkTakingDemandFromTheKernelFollowsTheMeasureTheDataPathIsGiven() {
+        ForwardingEngine<String> engine = new ForwardingEngine<>(
+                List.of(LinkSpec.withDefaultShares(10_000).shapedInKernel(true)), 8, REFS,
+                new EstimatorSettings(PERIOD, 0.5), 0);
+        engine.submit(FlowCommand.install(new FlowEntry(1, 42, 0, FlowSpec.of(1, ServiceClass.HRT, 3_000, 0, 8_000, 20, ""),
+                new long[0], 0, 0)));
+        engine.applyCommands(0);
+        engine.measuredDemand(1, 4_200);
+        engine.measuredDemand(99, 1); // no such flow: ignored
+        assertEquals(4_200, engine.statistics(0).flow(1).queue().demandRate(), 1e-9);
+        engine.tick(S); // a period with no arrivals does not undo it
+        assertEquals(4_200, engine.statistics(0).flow(1).queue().demandRate(), 1e-9);
+    }
+}
