@@ -211,8 +211,9 @@ public final class Htb implements AutoCloseable {
 
     /**
      * Deletes dev's root qdisc if it is htb {@code 1:}, and with it every class, queue and filter; the
-     * kernel puts back the default qdisc it had before {@link #createRoot}. False if the root is not
-     * htb 1: (there is none of ours).
+     * kernel puts back the default qdisc it had before {@link #createRoot} (on a device that is down,
+     * when it next comes up). False if the root is not htb 1: (there is none of ours), which is left
+     * alone.
      */
     public synchronized boolean clear(String dev) throws HtbException {
         requireOpen();
