@@ -229,8 +229,9 @@ static int read_done(const struct nlmsghdr *h, struct tc_error *err)
 }
 
 /* Sends the request and reads until its acknowledgement (or, for a dump, its end), handing every
- * other answer to each(). Returns 0 or -1. Answers to earlier requests abandoned mid-way (other
- * sequence numbers) are skipped. */
+ * other answer to each(). Returns 0 or -1. If each() fails the answers are still read to their end:
+ * a dump left half-read would keep the socket busy (EBUSY) for the next one. Answers to earlier
+ * requests (other sequence numbers) are skipped. */
 static int transact(int fd, struct request *rq, reply_fn each, void *ctx, struct tc_error *err)
 {
     struct nlmsghdr *n = &rq->u.header;
@@ -255,6 +256,7 @@ static int transact(int fd, struct request *rq, reply_fn each, void *ctx, struct
         return fail(err, ENOMEM, "no memory for the kernel's answer");
     }
     int result = 1; /* 1: reading on */
+    int rejected = 0; /* each() failed: err holds why; the rest is read and dropped */
     while (result == 1) {
         struct sockaddr_nl from;
         struct iovec iov = { .iov_base = buffer, .iov_len = RECEIVE_SIZE };
@@ -286,19 +288,21 @@ static int transact(int fd, struct request *rq, reply_fn each, void *ctx, struct
             if (h->nlmsg_seq != n->nlmsg_seq) {
                 continue;
             }
-            if (h->nlmsg_type == NLMSG_ERROR) {
-                result = read_ack(h, err);
-            } else if (h->nlmsg_type == NLMSG_DONE) {
-                result = read_done(h, err);
+            if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE) {
+                struct tc_error end;
+                result = h->nlmsg_type == NLMSG_ERROR ? read_ack(h, &end) : read_done(h, &end);
+                if (result < 0 && !rejected) {
+                    *err = end;
+                }
             } else if (h->nlmsg_type == NLMSG_NOOP || h->nlmsg_type == NLMSG_OVERRUN) {
                 continue;
-            } else if (each && each(h, ctx, err) < 0) {
-                result = -1;
+            } else if (each && !rejected && each(h, ctx, err) < 0) {
+                rejected = 1;
             }
         }
     }
     free(buffer);
-    return result;
+    return rejected ? -1 : result;
 }
 
 /* ---- the socket ---- */

@@ -28,7 +28,7 @@ import org.gridstat.htb.internal.TrafficControl;
  * would send its packets to the default class).
  */
 public final class Htb implements AutoCloseable {
-    /** HTB's rate-to-quantum divisor for classes given no quantum; ours always are (ClassRates derives one). */
+    /** HTB's rate-to-quantum divisor for classes given no quantum (ClassRates always gives one). */
     private static final int R2Q = 10;
     private static final int MAX_MINOR = 0xFFFF;
     private static final int MAX_LEAF_QUEUE_MINOR = 0x6FFF;
