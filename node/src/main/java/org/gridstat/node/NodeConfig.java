@@ -103,6 +103,12 @@ public final class NodeConfig {
          * {@code local} (reassignment and holds only) or {@code off} (or {@code false}, the default).
          */
         public String congestionControl = "off";
+        /**
+         * Out-links the kernel shapes (an HTB qdisc on the device, needs the kernel-shaping bundle
+         * and CAP_NET_ADMIN): maps of {@code link}, {@code device} and {@code estimator}
+         * ({@code router} or {@code kernel}); the router shapes every other link, and any the kernel cannot.
+         */
+        public List<Map<String, Object>> kernelShaping = new ArrayList<>();
     }
 
     public static final class RouteEntry {
@@ -225,6 +231,7 @@ public final class NodeConfig {
         r.put("source.time.max.age.ms", router.sourceTimeMaxAgeMs);
         // YAML's on/true arrive as text; an empty value is the default, off
         r.put("congestion.control", router.congestionControl == null ? "off" : router.congestionControl);
+        r.put("kernel.shaping", keyValueLines(router.kernelShaping, "statusRouter.kernelShaping"));
         RouterConfiguration.check(r); // the router's own check, before a framework is started for it
         return r;
     }

@@ -54,7 +54,7 @@ final class DeviceTable {
         if (rows.size() == 1) {
             out.append("no device reported: no gateway has reported to this broker in the last hour\n");
         } else {
-            out.append(columns(rows));
+            out.append(TextTable.columns(rows));
         }
         notes.forEach(n -> out.append(n).append('\n'));
         return out.toString();
@@ -132,23 +132,5 @@ final class DeviceTable {
             return ms / 60_000 + "m" + ms % 60_000 / 1000 + "s";
         }
         return ms / 3_600_000 + "h" + ms % 3_600_000 / 60_000 + "m";
-    }
-
-    private static String columns(List<List<String>> rows) {
-        int[] width = new int[HEADER.size()];
-        for (List<String> r : rows) {
-            for (int i = 0; i < r.size(); i++) {
-                width[i] = Math.max(width[i], r.get(i).length());
-            }
-        }
-        StringBuilder out = new StringBuilder();
-        for (List<String> r : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.size(); i++) {
-                line.append(i == 0 ? "" : "  ").append(r.get(i)).append(" ".repeat(width[i] - r.get(i).length()));
-            }
-            out.append(line.toString().stripTrailing()).append('\n');
-        }
-        return out.toString();
     }
 }

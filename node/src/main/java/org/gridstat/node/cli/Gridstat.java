@@ -8,7 +8,7 @@ import picocli.CommandLine.ScopeType;
 /** The {@code gridstat} command line. */
 @Command(name = "gridstat", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "QoS-managed publish-subscribe middleware for the power grid.",
-        subcommands = {RouterCommand.class, BrokerCommand.class, ParentCommand.class, AdminCommand.class, DemoCommand.class, BenchCommand.class, SimCommand.class, RpcEvalCommand.class, TestbedCommand.class, GatewayCommand.class, PmuSimCommand.class, GuiCommand.class,
+        subcommands = {RouterCommand.class, BrokerCommand.class, ParentCommand.class, AdminCommand.class, DemoCommand.class, BenchCommand.class, SimCommand.class, RpcEvalCommand.class, TestbedCommand.class, GatewayCommand.class, PmuSimCommand.class, GuiCommand.class, HtbCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Gridstat {
     @Option(names = "--log-level", scope = ScopeType.INHERIT, paramLabel = "LEVEL",

@@ -27,7 +27,7 @@ public final class CccComparison {
     }
 
     public record Outcome(double timeScale, boolean congestion, List<Line> lines, RealTimeTestbed.Result real,
-                          SimulationResult sim) {
+                          SimulationResult sim, boolean kernelBottleneck) {
         public Line line(String stream, long fromSeconds) {
             return lines.stream().filter(l -> l.stream().equals(stream) && l.fromSeconds() == fromSeconds).findFirst()
                     .orElseThrow();
@@ -44,14 +44,27 @@ public final class CccComparison {
 
     /** Runs both at time scale {@code k}; {@code log} (or {@code null}) is told what the real run starts. */
     public static Outcome run(boolean congestion, double k, PrintStream log) throws Exception {
+        return run(congestion, k, log, null);
+    }
+
+    /**
+     * As {@link #run(boolean, double, PrintStream)}, with the bottleneck ({@code overlay->gwCC})
+     * through a veth pair the kernel shapes ({@code null}: on loopback, shaped by the overlay router).
+     */
+    public static Outcome run(boolean congestion, double k, PrintStream log, KernelBottleneck bottleneck) throws Exception {
         Scenario scenario = scenario(congestion);
         // the real run first: the simulator's garbage would be collected while the real run keeps time
-        RealTimeTestbed.Result real = RealTimeTestbed.run(scenario, k, CccTestbed.INTERVALS, log);
+        RealTimeTestbed.Result real = RealTimeTestbed.run(scenario, k, CccTestbed.INTERVALS, log, bottleneck);
         SimulationResult sim = Simulation.run(ScenarioTimeScale.scale(scenario, k));
-        return compare(k, congestion, sim, real);
+        return compare(k, congestion, sim, real, bottleneck != null);
     }
 
     static Outcome compare(double k, boolean congestion, SimulationResult sim, RealTimeTestbed.Result real) {
+        return compare(k, congestion, sim, real, false);
+    }
+
+    static Outcome compare(double k, boolean congestion, SimulationResult sim, RealTimeTestbed.Result real,
+                           boolean kernelBottleneck) {
         List<Line> lines = new ArrayList<>();
         long[] in = CccTestbed.INTERVALS;
         for (String stream : CccTestbed.STREAMS) {
@@ -70,16 +83,17 @@ public final class CccComparison {
                 lines.add(new Line(stream, in[i], in[i + 1], offered, miss, real.row(stream, in[i])));
             }
         }
-        return new Outcome(k, congestion, lines, real, sim);
+        return new Outcome(k, congestion, lines, real, sim, kernelBottleneck);
     }
 
     /** The comparison as a markdown table: per stream, misses per interval, simulator / real time. */
     public static String markdown(Outcome o) {
         StringBuilder b = new StringBuilder();
         long[] in = CccTestbed.INTERVALS;
-        b.append(String.format("CCC testbed, congestion control %s, time scale %s (%.2f s of real time): misses (not on"
-                        + " time / offered), simulator / real time%n%n", o.congestion() ? "on" : "off", fmt(o.timeScale()),
-                (in[in.length - 1] + 1) / o.timeScale()));
+        b.append(String.format("CCC testbed, congestion control %s, time scale %s (%.2f s of real time), bottleneck"
+                        + " shaped by %s: misses (not on time / offered), simulator / real time%n%n", o.congestion() ? "on" : "off",
+                fmt(o.timeScale()), (in[in.length - 1] + 1) / o.timeScale(),
+                o.kernelBottleneck() ? "kernel HTB on a veth pair" : "the overlay router"));
         b.append("| stream |");
         for (int i = 0; i + 1 < in.length; i++) {
             b.append(' ').append(in[i]).append('-').append(in[i + 1]).append(" s |");

@@ -105,6 +105,15 @@ public final class RealTimeTestbed {
      * @param log told what is being started, or {@code null}
      */
     public static Result run(Scenario scenario, double k, long[] intervalsSeconds, PrintStream log) throws Exception {
+        return run(scenario, k, intervalsSeconds, log, null);
+    }
+
+    /**
+     * As {@link #run(Scenario, double, long[], PrintStream)}, with one link carried through a veth
+     * pair whose near end the kernel shapes ({@code null}: every link on loopback, shaped by its router).
+     */
+    public static Result run(Scenario scenario, double k, long[] intervalsSeconds, PrintStream log,
+                             KernelBottleneck bottleneck) throws Exception {
         Scenario s = ScenarioTimeScale.scale(scenario, k);
         check(s);
         long[] bounds = new long[intervalsSeconds.length];
@@ -133,7 +142,20 @@ public final class RealTimeTestbed {
             for (RouterNode r : s.topology().routers()) {
                 ports.put(r.id(), FreeUdpPorts.pick());
             }
-            Topology topology = withAddresses(s.topology(), ports);
+            Map<String, String> hosts = new LinkedHashMap<>();
+            FarSideRelay relay = null;
+            if (bottleneck != null) {
+                Link l = s.topology().links().stream().filter(x -> x.from().id().equals(bottleneck.from())
+                        && x.to().id().equals(bottleneck.to())).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                                "the scenario has no link " + bottleneck.from() + "->" + bottleneck.to()));
+                // the next router listens where the far namespace reaches it; the relay gives it what crossed the pair
+                hosts.put(bottleneck.to(), bottleneck.veth().hostAddress().getHostAddress());
+                relay = FarSideRelay.open(bottleneck.veth().farNamespace(),
+                        new InetSocketAddress(bottleneck.veth().farAddress(), 0),
+                        new InetSocketAddress(bottleneck.veth().hostAddress(), ports.get(bottleneck.to())), l.delayNanos());
+                open.add(relay);
+            }
+            Topology topology = withAddresses(s.topology(), ports, hosts);
             long adaptation = s.congestion().adaptationDelayNanos();
             QosBroker broker = new QosBroker(topology, new InetSocketAddress("127.0.0.1", 0),
                     new ControlLimits(ControlLiveness.Timing.DEFAULT, ControlLimits.DEFAULT_HELLO_DEADLINE_NANOS,
@@ -142,8 +164,11 @@ public final class RealTimeTestbed {
             open.add(broker);
             Map<String, EmbeddedRouter> routers = new LinkedHashMap<>();
             for (RouterNode r : topology.routers()) {
-                EmbeddedRouter router = EmbeddedRouter.start(routerProperties(s, topology, r, ports, sinks,
-                        broker.controlAddress().getPort()), new CooperativeCongestionControl());
+                Map<String, Object> properties = routerProperties(s, topology, r, ports, hosts, sinks,
+                        broker.controlAddress().getPort(), bottleneck,
+                        relay == null ? null : relay.address().getAddress().getHostAddress() + ":" + relay.address().getPort());
+                EmbeddedRouter router = EmbeddedRouter.start(properties, new CooperativeCongestionControl(),
+                        bottleneck == null ? null : bottleneck.shaping());
                 open.add(router);
                 routers.put(r.id(), router);
             }
@@ -250,10 +275,15 @@ public final class RealTimeTestbed {
 
     /** The scenario's topology, each router given its data address on loopback. */
     static Topology withAddresses(Topology t, Map<String, Integer> ports) {
+        return withAddresses(t, ports, Map.of());
+    }
+
+    /** The scenario's topology, each router given its data address: on {@code hosts}' address if it names one, else loopback. */
+    static Topology withAddresses(Topology t, Map<String, Integer> ports, Map<String, String> hosts) {
         Topology.Builder b = Topology.builder();
         for (RouterNode r : t.routers()) {
             b.router(r.id(), r.forwardingCapacity(), r.queueingBudgetNanos(), r.cloud(),
-                    Endpoint.parse("127.0.0.1:" + ports.get(r.id())), null, r.delivery());
+                    Endpoint.parse(hosts.getOrDefault(r.id(), "127.0.0.1") + ":" + ports.get(r.id())), null, r.delivery());
         }
         for (Link l : t.links()) {
             b.link(l.from().id(), l.to().id(), l.bandwidth(), l.delayNanos(), l.sharePercent());
@@ -264,13 +294,30 @@ public final class RealTimeTestbed {
     /** A router's Config Admin properties: its links to its neighbours and subscribers, the broker, the estimator. */
     static Map<String, Object> routerProperties(Scenario s, Topology t, RouterNode r, Map<String, Integer> ports,
                                                 Map<String, Subscriber> sinks, int brokerPort) {
+        return routerProperties(s, t, r, ports, Map.of(), sinks, brokerPort, null, null);
+    }
+
+    /**
+     * With the bottleneck's link (if any) sent to the relay on the far side of its veth pair, its
+     * delay left to the relay and its shaping to the kernel.
+     */
+    static Map<String, Object> routerProperties(Scenario s, Topology t, RouterNode r, Map<String, Integer> ports,
+                                                Map<String, String> hosts, Map<String, Subscriber> sinks, int brokerPort,
+                                                KernelBottleneck bottleneck, String relay) {
         List<String> links = new ArrayList<>();
+        List<String> kernel = new ArrayList<>();
         for (Link l : t.outgoing(r)) {
-            links.add("name=" + l.to().id() + " address=127.0.0.1:" + ports.get(l.to().id()) + " capacity=" + l.bandwidth()
+            boolean throughKernel = bottleneck != null && bottleneck.from().equals(r.id())
+                    && bottleneck.to().equals(l.to().id());
+            String address = throughKernel ? relay : hosts.getOrDefault(l.to().id(), "127.0.0.1") + ":" + ports.get(l.to().id());
+            links.add("name=" + l.to().id() + " address=" + address + " capacity=" + l.bandwidth()
                     + " hrt=" + l.sharePercent().getOrDefault(ServiceClass.HRT, 0)
                     + " lrt=" + l.sharePercent().getOrDefault(ServiceClass.LRT, 0)
                     + " be=" + l.sharePercent().getOrDefault(ServiceClass.BE, 0)
-                    + (l.delayNanos() > 0 ? " delay=" + l.delayNanos() + "ns" : ""));
+                    + (l.delayNanos() > 0 && !throughKernel ? " delay=" + l.delayNanos() + "ns" : ""));
+            if (throughKernel) {
+                kernel.add("link=" + l.to().id() + " device=" + bottleneck.veth().hostDevice());
+            }
         }
         sinks.forEach((key, sink) -> {
             if (key.startsWith(r.id() + "/")) {
@@ -280,7 +327,8 @@ public final class RealTimeTestbed {
         });
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("node.id", r.id());
-        p.put("data.bind", "127.0.0.1:" + ports.get(r.id()));
+        p.put("data.bind", hosts.getOrDefault(r.id(), "127.0.0.1") + ":" + ports.get(r.id()));
+        p.put("kernel.shaping", kernel.toArray(new String[0]));
         p.put("links", links.toArray(new String[0]));
         p.put("broker.address", "127.0.0.1:" + brokerPort);
         p.put("report.period.ms", Math.max(1, s.reportIntervalNanos() / MS));

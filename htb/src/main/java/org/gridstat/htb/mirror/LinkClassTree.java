@@ -1,0 +1,288 @@
+package org.gridstat.htb.mirror;
+
+import java.net.Inet4Address;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.core.sched.Shaping;
+import org.gridstat.core.wire.WireFormat;
+import org.gridstat.htb.ClassRates;
+import org.gridstat.htb.ClassStatistics;
+import org.gridstat.htb.Htb;
+import org.gridstat.htb.HtbException;
+import org.gridstat.htb.U32Match;
+import org.gridstat.statusrouter.spi.KernelFlow;
+import org.gridstat.statusrouter.spi.KernelFlowStatistics;
+import org.gridstat.statusrouter.spi.KernelLink;
+import org.gridstat.statusrouter.spi.KernelLinkPlan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One out-link's class tree on its device, as the router has it: the HTB root {@code 1:}, the link
+ * {@code 1:1} at the link's capacity, under it a leaf {@code 1:2} for whatever no filter claims
+ * (control traffic, other hosts' packets) and the classes HRT {@code 1:10}, LRT {@code 1:20} and
+ * best effort {@code 1:30} at their shares with priorities 0, 1 and 2, and under each class its
+ * flows, {@code 1:101} onwards: a leaf at the flow's assured rate, borrowing up to its ceiling,
+ * with a bounded FIFO, and a u32 filter that steers the flow's packets to it by the variable id in
+ * the status event each datagram carries (one event a datagram on a kernel-shaped link).
+ *
+ * <p>Rates are the broker's, bytes per second on the wire (the frame and its IP and UDP headers).
+ * The kernel also counts each packet's Ethernet header, so a flow's leaf is given its rate scaled
+ * by its packets' size with that header over their size without: a flow gets its reservation at
+ * the IP layer. Counters read back are scaled the other way.
+ */
+public final class LinkClassTree implements KernelLink {
+    /** The link's class, under the root. */
+    public static final int LINK = 0x1;
+    /** The leaf of unclassified packets, the HTB default class. */
+    public static final int UNCLASSIFIED = 0x2;
+    public static final int HRT = 0x10;
+    public static final int LRT = 0x20;
+    public static final int BEST_EFFORT = 0x30;
+    /** Flow leaves are {@code FIRST_FLOW + node}, node being the flow's u32 filter node, 1..{@value #MAX_FLOWS}. */
+    public static final int FIRST_FLOW = 0x100;
+    /** u32 nodes in one hash table: the most flows a kernel-shaped link carries. */
+    public static final int MAX_FLOWS = 0xfff;
+    /** What the kernel counts of each packet beyond the IP layer (an Ethernet header). */
+    static final int LINK_HEADER = 14;
+    /** The smallest packet on the wire, for a flow whose size is not known yet: the scale is then generous. */
+    static final double SMALLEST_PACKET = WireFormat.HEADER_LENGTH + WireFormat.DATAGRAM_OVERHEAD;
+    /** Packets queued at most in the leaf of unclassified packets. */
+    static final int UNCLASSIFIED_QUEUE = 256;
+    /** A rate the kernel takes for a class or flow reserved nothing: it borrows the rest. */
+    static final long LEAST_RATE = 8;
+    private static final Logger LOG = LoggerFactory.getLogger(LinkClassTree.class);
+
+    /** A flow as it is in the kernel. */
+    private record Installed(KernelFlow flow, int node, ClassRates rates) {
+        int minor() {
+            return FIRST_FLOW + node;
+        }
+    }
+
+    private final Htb htb;
+    private final String device;
+    private final Inet4Address neighbour;
+    private final long capacity;
+    private final int flowQueue;
+    private final Map<Long, Installed> installed = new HashMap<>();
+    private final BitSet usedNodes = new BitSet(MAX_FLOWS + 1);
+    private boolean closed;
+
+    private LinkClassTree(Htb htb, String device, Inet4Address neighbour, long capacity, int flowQueue) {
+        this.htb = htb;
+        this.device = device;
+        this.neighbour = neighbour;
+        this.capacity = capacity;
+        this.flowQueue = flowQueue;
+    }
+
+    /**
+     * Builds the link and class levels of {@code plan}'s link on its device.
+     *
+     * @throws HtbException             the kernel's refusal, after removing what was built
+     * @throws IllegalArgumentException the neighbour is not an IPv4 address, or the device already
+     *                                  has an HTB root (another's shaping, or one left by a router
+     *                                  that did not stop: {@code gridstat htb clear} removes it)
+     */
+    public static LinkClassTree build(Htb htb, KernelLinkPlan plan) throws HtbException {
+        if (!(plan.neighbour().getAddress() instanceof Inet4Address v4)) {
+            throw new IllegalArgumentException("link " + plan.link() + ": kernel shaping steers IPv4 packets; neighbour "
+                    + plan.neighbour() + " is not an IPv4 address");
+        }
+        if (plan.priority() != null && !plan.neighbour().getAddress().equals(plan.priority().getAddress())) {
+            throw new IllegalArgumentException("link " + plan.link() + ": the neighbour's priority port is on another address ("
+                    + plan.priority() + ") than its data port (" + plan.neighbour() + ")");
+        }
+        String root = htb.rootQdiscKind(plan.device());
+        if ("htb".equals(root)) {
+            throw new IllegalArgumentException("device " + plan.device() + " already has an HTB root qdisc (another's shaping,"
+                    + " or one left behind): 'gridstat htb clear --dev " + plan.device() + "' removes it");
+        }
+        LinkClassTree tree = new LinkClassTree(htb, plan.device(), v4, plan.spec().capacity(), plan.flowQueue());
+        try {
+            tree.buildLinkAndClasses(plan.spec());
+        } catch (HtbException | RuntimeException e) {
+            tree.close();
+            throw e;
+        }
+        return tree;
+    }
+
+    private void buildLinkAndClasses(LinkSpec spec) throws HtbException {
+        htb.createRoot(device, UNCLASSIFIED);
+        htb.addClass(device, 0, LINK, rates(capacity, capacity, 0));
+        htb.addClass(device, LINK, UNCLASSIFIED, rates(Math.max(LEAST_RATE, capacity / 100), capacity, 0));
+        htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
+        for (ServiceClass c : new ServiceClass[] {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE}) {
+            Shaping share = spec.classShare(c);
+            htb.addClass(device, LINK, classMinor(c), rates(Math.max(LEAST_RATE, share.rate()), Math.max(LEAST_RATE, share.ceil()),
+                    priority(c)));
+        }
+    }
+
+    /** The minor of a service class's node. */
+    public static int classMinor(ServiceClass c) {
+        return switch (c) {
+            case HRT -> HRT;
+            case LRT -> LRT;
+            default -> BEST_EFFORT;
+        };
+    }
+
+    /** HTB priority of a class and its flows: HRT first, as the router's scheduler serves them. */
+    static int priority(ServiceClass c) {
+        return switch (c) {
+            case HRT -> 0;
+            case LRT -> 1;
+            default -> 2;
+        };
+    }
+
+    private static ClassRates rates(long rate, long ceil, int prio) {
+        return new ClassRates(rate, Math.max(rate, ceil), burst(rate), burst(Math.max(rate, ceil)), prio, 0);
+    }
+
+    /** As the router's buckets: 10 ms of the rate and a large frame. */
+    private static int burst(long rate) {
+        return (int) Math.min(Integer.MAX_VALUE, rate / 100 + 1600);
+    }
+
+    /** A flow's leaf: its rates scaled to what the kernel counts, its ceiling within the link's. */
+    ClassRates ratesOf(KernelFlow f) {
+        double packet = f.meanWireBytes() > 0 ? f.meanWireBytes() : SMALLEST_PACKET;
+        double scale = (packet + LINK_HEADER) / packet;
+        long rate = Math.max(LEAST_RATE, (long) Math.ceil(f.assuredRate() * scale));
+        long ceil = Math.max(rate, Math.min((long) Math.ceil(f.ceilingRate() * scale), Math.max(capacity, rate)));
+        return rates(rate, ceil, priority(f.serviceClass()));
+    }
+
+    /** The filter of a flow's packets: status events of its variable sent to the neighbour. */
+    U32Match matchOf(long variableId) {
+        return U32Match.udp().destination(neighbour)
+                .payloadWord(0, 0x4753_0000 | WireFormat.VERSION << 8 | WireFormat.FRAME_TYPE_STATUS_EVENT, 0xffff_ffff)
+                .payloadWord(WireFormat.VARIABLE_ID_OFFSET, (int) (variableId >>> 32), 0xffff_ffff)
+                .payloadWord(WireFormat.VARIABLE_ID_OFFSET + 4, (int) variableId, 0xffff_ffff)
+                .build();
+    }
+
+    @Override
+    public synchronized void apply(List<KernelFlow> flows) throws HtbException {
+        if (closed) {
+            throw new IllegalStateException("the class tree on " + device + " was removed");
+        }
+        Map<Long, KernelFlow> wanted = new HashMap<>();
+        for (KernelFlow f : flows) {
+            wanted.put(f.flowId(), f);
+        }
+        // Gone, or moved to another variable or class: out first, so their nodes can be taken again.
+        for (Installed i : new ArrayList<>(installed.values())) {
+            KernelFlow w = wanted.get(i.flow().flowId());
+            if (w == null || w.variableId() != i.flow().variableId() || w.serviceClass() != i.flow().serviceClass()) {
+                remove(i);
+            }
+        }
+        for (KernelFlow f : flows) {
+            Installed i = installed.get(f.flowId());
+            ClassRates rates = ratesOf(f);
+            if (i == null) {
+                add(f, rates);
+            } else if (!rates.equals(i.rates())) {
+                htb.changeClass(device, classMinor(f.serviceClass()), i.minor(), rates);
+                installed.put(f.flowId(), new Installed(f, i.node(), rates));
+            } else if (!f.equals(i.flow())) {
+                installed.put(f.flowId(), new Installed(f, i.node(), rates));
+            }
+        }
+    }
+
+    private void add(KernelFlow f, ClassRates rates) throws HtbException {
+        int node = usedNodes.nextClearBit(1);
+        if (node > MAX_FLOWS) {
+            throw new IllegalStateException("link on " + device + " carries its most flows the kernel can steer ("
+                    + MAX_FLOWS + "); flow " + f.flowId() + " is not shaped by the kernel");
+        }
+        int minor = FIRST_FLOW + node;
+        htb.addClass(device, classMinor(f.serviceClass()), minor, rates);
+        try {
+            htb.setLeafQueue(device, minor, flowQueue);
+            htb.addFilter(device, node, minor, matchOf(f.variableId()));
+        } catch (HtbException e) {
+            deleteQuietly(minor, -1);
+            throw e;
+        }
+        usedNodes.set(node);
+        installed.put(f.flowId(), new Installed(f, node, rates));
+    }
+
+    private void remove(Installed i) throws HtbException {
+        htb.deleteFilter(device, i.node()); // first, so no packet is steered to a class that is going
+        htb.deleteClass(device, i.minor());
+        usedNodes.clear(i.node());
+        installed.remove(i.flow().flowId());
+    }
+
+    private void deleteQuietly(int minor, int node) {
+        try {
+            if (node > 0) {
+                htb.deleteFilter(device, node);
+            }
+            htb.deleteClass(device, minor);
+        } catch (HtbException e) {
+            LOG.warn("removing class 1:{} on {}: {}", Integer.toHexString(minor), device, e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized List<KernelFlowStatistics> statistics() throws HtbException {
+        Map<Integer, Long> flowOfMinor = new HashMap<>();
+        installed.values().forEach(i -> flowOfMinor.put(i.minor(), i.flow().flowId()));
+        List<KernelFlowStatistics> out = new ArrayList<>();
+        for (ClassStatistics c : htb.classes(device)) {
+            Long flow = flowOfMinor.get(c.minor());
+            if (flow != null) {
+                out.add(new KernelFlowStatistics(flow, Math.max(0, c.bytes() - LINK_HEADER * c.packets()), c.packets(),
+                        c.drops(), Math.max(0, c.backlogBytes() - LINK_HEADER * c.queuedPackets()), c.queuedPackets()));
+            }
+        }
+        return out;
+    }
+
+    /** The flows in the kernel, by flow id, with their leaf's minor. */
+    public synchronized Map<Long, Integer> flowMinors() {
+        Map<Long, Integer> m = new HashMap<>();
+        installed.forEach((id, i) -> m.put(id, i.minor()));
+        return m;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        installed.clear();
+        try {
+            htb.clear(device);
+        } catch (HtbException e) {
+            LOG.error("removing the class tree on {}: {}", device, e.getMessage());
+        }
+    }
+
+    /** Minors of this scheme that are not flows, for naming them in listings. */
+    public static String nameOf(int minor) {
+        return switch (minor) {
+            case LINK -> "link";
+            case UNCLASSIFIED -> "unclassified";
+            case HRT -> "HRT";
+            case LRT -> "LRT";
+            case BEST_EFFORT -> "BE";
+            default -> minor > FIRST_FLOW && minor <= FIRST_FLOW + MAX_FLOWS ? "flow" : "?";
+        };
+    }
+}
