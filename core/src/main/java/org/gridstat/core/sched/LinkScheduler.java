@@ -277,7 +277,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         for (int i = 0; i < maxFlows; i++) {
             Published p = published.get(i);
             if (p != null) {
-                visitor.flow(p.spec(), p.assured(), p.counters().meanWireBytes());
+                visitor.flow(p.spec(), p.assured(), p.shortfall(), p.counters().meanWireBytes());
             }
         }
     }

@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * <p>Rates are the broker's, bytes per second on the wire (the frame and its IP and UDP headers).
  * The kernel also counts each packet's Ethernet header, so a flow's leaf is given its rate scaled
  * by its packets' size with that header over their size without: a flow gets its reservation at
- * the IP layer. Counters read back are scaled the other way.
+ * the IP layer. The link and its classes are scaled alike, by the flows' scales weighted by their
+ * rates, so the link carries its capacity at the IP layer as the router's own scheduler does.
+ * Counters read back are scaled the other way.
  */
 public final class LinkClassTree implements KernelLink {
     /** The link's class, under the root. */
@@ -71,14 +73,18 @@ public final class LinkClassTree implements KernelLink {
     private final long capacity;
     private final int flowQueue;
     private final Map<Long, Installed> installed = new HashMap<>();
+    private final LinkSpec spec;
+    /** The scale the link and class levels have now: 1 until flows say what their packets are. */
+    private double levelScale = 1;
     private final BitSet usedNodes = new BitSet(MAX_FLOWS + 1);
     private boolean closed;
 
-    private LinkClassTree(Htb htb, String device, Inet4Address neighbour, long capacity, int flowQueue) {
+    private LinkClassTree(Htb htb, String device, Inet4Address neighbour, LinkSpec spec, int flowQueue) {
+        this.spec = spec;
+        this.capacity = spec.capacity();
         this.htb = htb;
         this.device = device;
         this.neighbour = neighbour;
-        this.capacity = capacity;
         this.flowQueue = flowQueue;
     }
 
@@ -104,9 +110,9 @@ public final class LinkClassTree implements KernelLink {
             throw new IllegalArgumentException("device " + plan.device() + " already has an HTB root qdisc (another's shaping,"
                     + " or one left behind): 'gridstat htb clear --dev " + plan.device() + "' removes it");
         }
-        LinkClassTree tree = new LinkClassTree(htb, plan.device(), v4, plan.spec().capacity(), plan.flowQueue());
+        LinkClassTree tree = new LinkClassTree(htb, plan.device(), v4, plan.spec(), plan.flowQueue());
         try {
-            tree.buildLinkAndClasses(plan.spec());
+            tree.buildLinkAndClasses();
         } catch (HtbException | RuntimeException e) {
             tree.close();
             throw e;
@@ -114,16 +120,67 @@ public final class LinkClassTree implements KernelLink {
         return tree;
     }
 
-    private void buildLinkAndClasses(LinkSpec spec) throws HtbException {
+    private void buildLinkAndClasses() throws HtbException {
         htb.createRoot(device, UNCLASSIFIED);
-        htb.addClass(device, 0, LINK, rates(capacity, capacity, 0));
-        htb.addClass(device, LINK, UNCLASSIFIED, rates(Math.max(LEAST_RATE, capacity / 100), capacity, 0));
+        htb.addClass(device, 0, LINK, linkRates());
+        htb.addClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
         htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
-        for (ServiceClass c : new ServiceClass[] {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE}) {
-            Shaping share = spec.classShare(c);
-            htb.addClass(device, LINK, classMinor(c), rates(Math.max(LEAST_RATE, share.rate()), Math.max(LEAST_RATE, share.ceil()),
-                    priority(c)));
+        for (ServiceClass c : DATA_CLASSES) {
+            htb.addClass(device, LINK, classMinor(c), classRates(c));
         }
+    }
+
+    private static final ServiceClass[] DATA_CLASSES = {ServiceClass.HRT, ServiceClass.LRT, ServiceClass.BE};
+
+    private long scaled(long rate) {
+        return Math.max(LEAST_RATE, (long) Math.ceil(rate * levelScale));
+    }
+
+    private ClassRates linkRates() {
+        return rates(scaled(capacity), scaled(capacity), 0);
+    }
+
+    private ClassRates unclassifiedRates() {
+        return rates(Math.max(LEAST_RATE, capacity / 100), scaled(capacity), 0);
+    }
+
+    private ClassRates classRates(ServiceClass c) {
+        Shaping share = spec.classShare(c);
+        return rates(scaled(share.rate()), scaled(share.ceil()), priority(c));
+    }
+
+    /**
+     * Rescales the link and class levels to the flows' packets when their weighted scale moved by
+     * more than a 256th: the link then carries its capacity at the IP layer.
+     */
+    private void rescaleLevels(List<KernelFlow> flows) throws HtbException {
+        double weight = 0;
+        double sum = 0;
+        for (KernelFlow f : flows) {
+            if (f.meanWireBytes() > 0 && f.assuredRate() > 0) {
+                weight += f.assuredRate();
+                sum += f.assuredRate() * scaleOf(f.meanWireBytes());
+            }
+        }
+        if (weight == 0) {
+            return;
+        }
+        double scale = sum / weight;
+        if (Math.abs(scale - levelScale) * 256 < levelScale) {
+            return;
+        }
+        levelScale = scale;
+        htb.changeClass(device, 0, LINK, linkRates());
+        htb.changeClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
+        for (ServiceClass c : DATA_CLASSES) {
+            htb.changeClass(device, LINK, classMinor(c), classRates(c));
+        }
+    }
+
+    /** What the kernel counts of a packet of {@code wireBytes} at the IP layer, over that. */
+    static double scaleOf(double wireBytes) {
+        double packet = wireBytes > 0 ? wireBytes : SMALLEST_PACKET;
+        return (packet + LINK_HEADER) / packet;
     }
 
     /** The minor of a service class's node. */
@@ -153,13 +210,67 @@ public final class LinkClassTree implements KernelLink {
         return (int) Math.min(Integer.MAX_VALUE, rate / 100 + 1600);
     }
 
-    /** A flow's leaf: its rates scaled to what the kernel counts, its ceiling within the link's. */
+    /** A flow's leaf at its assured rate; see {@link #ratesOf(KernelFlow, long)}. */
     ClassRates ratesOf(KernelFlow f) {
-        double packet = f.meanWireBytes() > 0 ? f.meanWireBytes() : SMALLEST_PACKET;
-        double scale = (packet + LINK_HEADER) / packet;
-        long rate = Math.max(LEAST_RATE, (long) Math.ceil(f.assuredRate() * scale));
-        long ceil = Math.max(rate, Math.min((long) Math.ceil(f.ceilingRate() * scale), Math.max(capacity, rate)));
+        return ratesOf(f, f.assuredRate());
+    }
+
+    /** A flow's leaf: {@code assured} and its ceiling scaled to what the kernel counts, the ceiling within the link's. */
+    ClassRates ratesOf(KernelFlow f, long assured) {
+        double scale = scaleOf(f.meanWireBytes());
+        long rate = Math.max(LEAST_RATE, (long) Math.ceil(assured * scale));
+        long ceil = Math.max(rate, Math.min((long) Math.ceil(f.ceilingRate() * scale), Math.max(scaled(capacity), rate)));
         return rates(rate, ceil, priority(f.serviceClass()));
+    }
+
+    /**
+     * The rate each flow's leaf is guaranteed. Each flow's assured rate in force, but where
+     * congestion control could not cover an HRT flow's demand (the link cannot carry every
+     * guarantee), that shortfall is given to it from the best-effort leaves first, then the LRT
+     * leaves, in proportion to their rates: the router's scheduler serves HRT ahead of the other
+     * classes' guarantees on a full link, and HTB would otherwise hold every leaf to its rate and
+     * let the HRT flow go short.
+     */
+    static Map<Long, Long> guaranteed(List<KernelFlow> flows) {
+        Map<Long, Long> rates = new HashMap<>();
+        long owed = 0;
+        for (KernelFlow f : flows) {
+            rates.put(f.flowId(), f.assuredRate());
+            if (f.serviceClass() == ServiceClass.HRT && f.shortfall() > 0) {
+                owed += Math.min(f.shortfall(), Math.max(0, f.ceilingRate() - f.assuredRate()));
+            }
+        }
+        if (owed == 0) {
+            return rates;
+        }
+        long found = 0;
+        for (ServiceClass giver : new ServiceClass[] {ServiceClass.BE, ServiceClass.LRT}) {
+            long spare = 0;
+            for (KernelFlow f : flows) {
+                if (f.serviceClass() == giver) {
+                    spare += Math.max(0, f.assuredRate() - LEAST_RATE);
+                }
+            }
+            if (spare == 0 || found >= owed) {
+                continue;
+            }
+            double part = Math.min(1, (double) (owed - found) / spare);
+            for (KernelFlow f : flows) {
+                if (f.serviceClass() == giver) {
+                    long give = (long) Math.floor(Math.max(0, f.assuredRate() - LEAST_RATE) * part);
+                    rates.put(f.flowId(), f.assuredRate() - give);
+                    found += give;
+                }
+            }
+        }
+        double share = Math.min(1, (double) found / owed); // what was found, in proportion to each one's need
+        for (KernelFlow f : flows) {
+            if (f.serviceClass() == ServiceClass.HRT && f.shortfall() > 0) {
+                long need = Math.min(f.shortfall(), Math.max(0, f.ceilingRate() - f.assuredRate()));
+                rates.put(f.flowId(), f.assuredRate() + (long) Math.floor(need * share));
+            }
+        }
+        return rates;
     }
 
     /** The filter of a flow's packets: status events of its variable sent to the neighbour. */
@@ -180,6 +291,8 @@ public final class LinkClassTree implements KernelLink {
         for (KernelFlow f : flows) {
             wanted.put(f.flowId(), f);
         }
+        rescaleLevels(flows);
+        Map<Long, Long> guaranteed = guaranteed(flows);
         // Gone, or moved to another variable or class: out first, so their nodes can be taken again.
         for (Installed i : new ArrayList<>(installed.values())) {
             KernelFlow w = wanted.get(i.flow().flowId());
@@ -189,7 +302,7 @@ public final class LinkClassTree implements KernelLink {
         }
         for (KernelFlow f : flows) {
             Installed i = installed.get(f.flowId());
-            ClassRates rates = ratesOf(f);
+            ClassRates rates = ratesOf(f, guaranteed.get(f.flowId()));
             if (i == null) {
                 add(f, rates);
             } else if (!rates.equals(i.rates())) {

@@ -175,7 +175,7 @@ final class HtbCommand {
                         throw line.error("class must be HRT, LRT or BE");
                     }
                     kernelFlows.add(new KernelFlow(line.number("id", kernelFlows.size() + 1), line.number("variable", 0), c,
-                            rate, ceil, 0));
+                            rate, ceil, 0, 0));
                 }
             } catch (IllegalArgumentException | java.net.UnknownHostException e) {
                 spec.commandLine().getErr().println(e.getMessage());

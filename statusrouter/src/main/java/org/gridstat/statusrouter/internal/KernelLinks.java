@@ -180,11 +180,11 @@ final class KernelLinks implements AutoCloseable {
     /** The link's flows as the kernel should shape them, in flow-id order. */
     static List<KernelFlow> flowsOf(ForwardingEngine<?> engine, int link) {
         List<KernelFlow> flows = new ArrayList<>();
-        engine.visitRates(link, (spec, assured, meanWireBytes) -> {
+        engine.visitRates(link, (spec, assured, shortfall, meanWireBytes) -> {
             FlowEntry e = engine.installedFlow(spec.flowId());
             if (e != null && e.outLink() == link) {
                 flows.add(new KernelFlow(spec.flowId(), e.variableId(), spec.serviceClass(), assured,
-                        Math.max(assured, spec.ceilingRate()), Math.rint(meanWireBytes)));
+                        Math.max(assured, spec.ceilingRate()), shortfall, Math.rint(meanWireBytes)));
             }
         });
         flows.sort(Comparator.comparingLong(KernelFlow::flowId));

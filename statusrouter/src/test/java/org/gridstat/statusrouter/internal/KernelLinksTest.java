@@ -51,14 +51,14 @@ class KernelLinksTest {
         engine.submit(FlowCommand.install(new FlowEntry(1, 44, 1, FlowSpec.of(3, ServiceClass.LRT, 2_000, 0, 5_000, 20, ""),
                 new long[0], 0, 0)));
         engine.applyCommands(0);
-        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 3_000, 8_000, 0),
-                new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0)), KernelLinks.flowsOf(engine, 0),
+        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 3_000, 8_000, 0, 0),
+                new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0, 0)), KernelLinks.flowsOf(engine, 0),
                 "the reservations, in flow order, the other link's flow left out");
         lend[0] = true;
         engine.tick(PERIOD); // the period ends: the policy runs
-        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 7_000, 8_000, 0),
-                new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0)), KernelLinks.flowsOf(engine, 0));
-        assertEquals(List.of(new KernelFlow(3, 44, ServiceClass.LRT, 2_000, 5_000, 0)), KernelLinks.flowsOf(engine, 1));
+        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 7_000, 8_000, 0, 0),
+                new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0, 0)), KernelLinks.flowsOf(engine, 0));
+        assertEquals(List.of(new KernelFlow(3, 44, ServiceClass.LRT, 2_000, 5_000, 0, 0)), KernelLinks.flowsOf(engine, 1));
     }
 
     @Test

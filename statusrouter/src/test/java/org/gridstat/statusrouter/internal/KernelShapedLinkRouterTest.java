@@ -99,7 +99,7 @@ class KernelShapedLinkRouterTest {
                 assertFalse(plan.spec().kernelShaped(), "the plan carries the link as configured");
 
                 List<KernelFlow> first = await(kernel, flows -> !flows.isEmpty());
-                assertEquals(List.of(new KernelFlow(5, 9, ServiceClass.HRT, 20_000, 40_000, 0)), first);
+                assertEquals(List.of(new KernelFlow(5, 9, ServiceClass.HRT, 20_000, 40_000, 0, 0)), first);
 
                 router.submit(List.of(FlowCommand.install(new FlowEntry(2, 9, 0,
                         FlowSpec.of(5, ServiceClass.HRT, 10_000, 0, 40_000, 20, ""), new long[0], 0, 0))));
