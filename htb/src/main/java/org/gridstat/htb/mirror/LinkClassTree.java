@@ -218,8 +218,9 @@ public final class LinkClassTree implements KernelLink {
     /** A flow's leaf: {@code assured} and its ceiling scaled to what the kernel counts, the ceiling within the link's. */
     ClassRates ratesOf(KernelFlow f, long assured) {
         double scale = scaleOf(f.meanWireBytes());
-        long rate = Math.max(LEAST_RATE, (long) Math.ceil(assured * scale));
-        long ceil = Math.max(rate, Math.min((long) Math.ceil(f.ceilingRate() * scale), Math.max(scaled(capacity), rate)));
+        long most = scaled(spec.classShare(f.serviceClass()).ceil()); // the kernel refuses a leaf above its class's ceil
+        long rate = Math.min(most, Math.max(LEAST_RATE, (long) Math.ceil(assured * scale)));
+        long ceil = Math.max(rate, Math.min((long) Math.ceil(f.ceilingRate() * scale), most));
         return rates(rate, ceil, priority(f.serviceClass()));
     }
 

@@ -83,35 +83,47 @@ class KernelShapedRouterTest {
     }
 
     private EmbeddedRouter router(String flows, String congestion) throws Exception {
+        return router(flows, congestion, "router");
+    }
+
+    private EmbeddedRouter router(String flows, String congestion, String estimator) throws Exception {
         int port = ((InetSocketAddress) far.getLocalAddress()).getPort();
         return EmbeddedRouter.start(Map.of("node.id", "kr", "data.bind", "127.0.0.1:0", "links",
                 new String[] {"name=far address=" + veth.farAddress().getHostAddress() + ":" + port
                         + " capacity=40000 hrt=50 lrt=30 be=20"},
-                "flows", flows.split("\n"), "kernel.shaping", new String[] {"link=far device=" + veth.hostDevice()},
+                "flows", flows.split("\n"), "kernel.shaping",
+                new String[] {"link=far device=" + veth.hostDevice() + " estimator=" + estimator},
                 "congestion.control", congestion, "estimator.period.ms", 100, "warm.up.frames", 0),
                 congestion.equals("off") ? null : new CooperativeCongestionControl(), new HtbKernelShaping());
     }
 
-    /** Bytes per second the far end got of {@code variable} over {@code seconds}, publishing meanwhile. */
+    /**
+     * Bytes per second the far end got of {@code variable} over {@code seconds}, publishing
+     * meanwhile. Sources stop on a flag, never an interrupt: an interrupt in a send closes the channel.
+     */
     private double measure(Runnable publishing, long variable, double seconds) throws InterruptedException {
         long from = received.computeIfAbsent(variable, v -> new AtomicLong()).get();
         long t0 = System.nanoTime();
+        running = true;
         Thread p = new Thread(publishing);
         p.start();
         Thread.sleep((long) (seconds * 1000));
         long to = received.get(variable).get();
         double rate = (to - from) / ((System.nanoTime() - t0) / 1e9);
-        p.interrupt();
+        running = false;
         p.join();
         return rate;
     }
 
-    /** Publishes {@code hz} samples a second on {@code p} until interrupted. */
+    /** Whether the sources go on publishing. */
+    private static volatile boolean running;
+
+    /** Publishes {@code hz} samples a second on {@code p} while {@link #running}. */
     private static Runnable at(Publication p, int hz) {
         return () -> {
             byte[] payload = new byte[PAYLOAD];
             long next = System.nanoTime();
-            while (!Thread.currentThread().isInterrupted()) {
+            while (running) {
                 p.publish(payload, 0, payload.length, System.currentTimeMillis() * 1_000_000L);
                 next += S / hz;
                 long wait = next - System.nanoTime();
@@ -139,6 +151,7 @@ class KernelShapedRouterTest {
 
             r.submit(List.of(FlowCommand.install(new FlowEntry(2, 7, 0,
                     FlowSpec.of(1, ServiceClass.BE, 5_000, 0, 5_000, 20, ""), new long[0], 0, 0))));
+            running = true;
             Thread publishing = new Thread(at(p, 100));
             publishing.start();
             long changed = System.nanoTime();
@@ -147,7 +160,7 @@ class KernelShapedRouterTest {
             long t0 = System.nanoTime();
             Thread.sleep(2000);
             double half = (received.get(7L).get() - from) / ((System.nanoTime() - t0) / 1e9);
-            publishing.interrupt();
+            running = false;
             publishing.join();
             assertEquals(full / 2, half, full / 2 * 0.2, "half the rate, measured from a second after the change");
             ClassStatistics leaf = leafOf(LinkClassTree.FIRST_FLOW + 1);
@@ -168,17 +181,62 @@ class KernelShapedRouterTest {
             int hrtLeaf = awaitLeaf(LinkClassTree.FIRST_FLOW + 1);
             long before = leafOf(hrtLeaf).rateBytesPerSecond();
             assertTrue(before < 7_000, "the reservation, scaled for the Ethernet header: " + before);
-            Thread beSource = new Thread(at(be, 25));
-            beSource.start();
-            try {
-                measure(at(hrt, 50), 7, 3); // the surge: congestion control lends within a few periods
-                long after = leafOf(hrtLeaf).rateBytesPerSecond();
-                assertTrue(after > 12_000, "the kernel class follows the reassignment: " + before + " -> " + after);
-                double got = measure(at(hrt, 50), 7, 2);
-                assertTrue(got > 12_000, "and the flow gets it at the far end: " + got + " B/s");
-            } finally {
-                beSource.interrupt();
-                beSource.join();
+            Runnable both = () -> {
+                Thread beSource = new Thread(at(be, 25));
+                beSource.start();
+                at(hrt, 50).run();
+                try {
+                    beSource.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            measure(both, 7, 3); // the surge: congestion control lends within a few periods
+            long after = leafOf(hrtLeaf).rateBytesPerSecond();
+            assertTrue(after > 12_000, "the kernel class follows the reassignment: " + before + " -> " + after);
+            double got = measure(both, 7, 2);
+            assertTrue(got > 12_000, "and the flow gets it at the far end: " + got + " B/s");
+        }
+    }
+
+    @Test
+    void withTheKernelsEstimatorAFlowsDemandIsWhatItsClassTookInEvenFromBeyondTheRouter() throws Exception {
+        // 50 samples/s through the router, and as many of the same variable sent to the far end from
+        // another socket: the kernel steers both into the flow's leaf; the router sees only its own
+        for (String estimator : new String[] {"kernel", "router"}) {
+            try (EmbeddedRouter r = router("id=1 variable=7 link=far class=BE assured=40000 ceiling=40000", "off", estimator);
+                 Publisher pub = Publisher.connect(r.dataAddress());
+                 DatagramChannel beside = DatagramChannel.open()) {
+                Publication p = pub.publication(VariableId.of(7), ServiceClass.BE, null, Duration.ofMillis(20));
+                awaitLeaf(LinkClassTree.FIRST_FLOW + 1);
+                InetSocketAddress to = (InetSocketAddress) far.getLocalAddress();
+                ByteBuffer frame = ByteBuffer.allocate(WireFormat.HEADER_LENGTH + PAYLOAD);
+                frame.putInt(0, 0x4753_0101).putLong(WireFormat.VARIABLE_ID_OFFSET, 7);
+                Runnable both = () -> {
+                    Thread t = new Thread(at(p, 50));
+                    t.start();
+                    long next = System.nanoTime();
+                    try {
+                        while (running) {
+                            beside.send(frame.clear(), to);
+                            next += S / 50;
+                            long wait = next - System.nanoTime();
+                            if (wait > 0) {
+                                java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                            }
+                        }
+                        t.join();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                };
+                measure(both, 7, 3);
+                double demand = r.counters().links().get("far").flow(1).queue().demandRate();
+                if (estimator.equals("kernel")) {
+                    assertEquals(27_600, demand, 27_600 * 0.2, "both senders' 50 x 276 B/s, from the kernel's counters");
+                } else {
+                    assertEquals(13_800, demand, 13_800 * 0.2, "the router's own arrivals only");
+                }
             }
         }
     }
