@@ -73,6 +73,8 @@ public final class LinkClassTree implements KernelLink {
     private final long capacity;
     private final int flowQueue;
     private final Map<Long, Installed> installed = new HashMap<>();
+    /** Each class node's rates as last given to the kernel. */
+    private final Map<ServiceClass, ClassRates> classApplied = new java.util.EnumMap<>(ServiceClass.class);
     private final LinkSpec spec;
     /** The scale the link and class levels have now: 1 until flows say what their packets are. */
     private double levelScale = 1;
@@ -126,7 +128,9 @@ public final class LinkClassTree implements KernelLink {
         htb.addClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
         htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
         for (ServiceClass c : DATA_CLASSES) {
-            htb.addClass(device, LINK, classMinor(c), classRates(c));
+            ClassRates r = classRates(c);
+            htb.addClass(device, LINK, classMinor(c), r);
+            classApplied.put(c, r);
         }
     }
 
@@ -144,9 +148,34 @@ public final class LinkClassTree implements KernelLink {
         return rates(Math.max(LEAST_RATE, capacity / 100), scaled(capacity), 0);
     }
 
+    /**
+     * A class's node: guaranteed what its flows' leaves are (at least the least rate), borrowing up
+     * to the class's ceil. Not the class's share: HTB lets a class under its own rate lend to its
+     * leaves whatever the link's state, so an unused share would let them carry the link past its
+     * capacity; held to its leaves' sum, what a class leaves unused goes back to the link, where
+     * the classes borrow it in priority order, HRT first, and the link's rate bounds all.
+     */
     private ClassRates classRates(ServiceClass c) {
         Shaping share = spec.classShare(c);
-        return rates(scaled(share.rate()), scaled(share.ceil()), priority(c));
+        long leaves = 0;
+        for (Installed i : installed.values()) {
+            if (i.flow().serviceClass() == c) {
+                leaves += i.rates().rateBytesPerSecond();
+            }
+        }
+        long ceil = scaled(share.ceil());
+        return rates(Math.min(ceil, Math.max(LEAST_RATE, leaves)), ceil, priority(c));
+    }
+
+    /** Brings each class's node to its leaves' sum, where it moved. */
+    private void followLeaves() throws HtbException {
+        for (ServiceClass c : DATA_CLASSES) {
+            ClassRates r = classRates(c);
+            if (!r.equals(classApplied.get(c))) {
+                htb.changeClass(device, LINK, classMinor(c), r);
+                classApplied.put(c, r);
+            }
+        }
     }
 
     /**
@@ -172,8 +201,10 @@ public final class LinkClassTree implements KernelLink {
         levelScale = scale;
         htb.changeClass(device, 0, LINK, linkRates());
         htb.changeClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
-        for (ServiceClass c : DATA_CLASSES) {
-            htb.changeClass(device, LINK, classMinor(c), classRates(c));
+        for (ServiceClass c : DATA_CLASSES) { // their ceils; their rates follow the leaves after
+            ClassRates r = classRates(c);
+            htb.changeClass(device, LINK, classMinor(c), r);
+            classApplied.put(c, r);
         }
     }
 
@@ -313,6 +344,7 @@ public final class LinkClassTree implements KernelLink {
                 installed.put(f.flowId(), new Installed(f, i.node(), rates));
             }
         }
+        followLeaves();
     }
 
     private void add(KernelFlow f, ClassRates rates) throws HtbException {
