@@ -40,7 +40,10 @@ public final class FlowsView implements PulseView {
         modify.setOnAction(e -> actions.modify(root.getScene().getWindow(), subscriptions.selected(), false));
         group.setOnAction(e -> actions.modify(root.getScene().getWindow(), subscriptions.selected(), true));
         tearDown.setOnAction(e -> actions.tearDown(root.getScene().getWindow(), subscriptions.selected()));
-        modify.disableProperty().bind(subscriptions.table().getSelectionModel().selectedItemProperty().isNull());
+        // one action at a time: the buttons wait for the running one's outcome
+        admit.disableProperty().bind(actions.running());
+        modify.disableProperty().bind(subscriptions.table().getSelectionModel().selectedItemProperty().isNull()
+                .or(actions.running()));
         group.disableProperty().bind(modify.disableProperty());
         tearDown.disableProperty().bind(modify.disableProperty());
         Label filterLabel = new Label("_Filter");

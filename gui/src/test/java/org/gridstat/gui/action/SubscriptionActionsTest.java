@@ -1,0 +1,100 @@
+package org.gridstat.gui.action;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javafx.scene.Node;
+import org.gridstat.client.BrokerConnection;
+import org.gridstat.gui.view.FlowsView;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * One action at a time (TestFX, headless): while an action's answer is awaited the flows view's
+ * action buttons are disabled and another action is not sent; an outcome that is unknown is said
+ * so, not "not done".
+ */
+@Timeout(30)
+class SubscriptionActionsTest {
+    private BrokerActions broker;
+    private SubscriptionActions actions;
+    private FlowsView view;
+
+    @BeforeEach
+    void start() throws Exception {
+        FxToolkit.registerPrimaryStage();
+        // never asked: the actions below are given their futures
+        broker = new BrokerActions(BrokerConnection.connect(List.of(URI.create("http://127.0.0.1:9")),
+                Duration.ofMillis(100), Duration.ofMillis(100)));
+        fx(() -> {
+            actions = new SubscriptionActions(broker, AdmissionPreview.UNAVAILABLE);
+            view = new FlowsView(actions, row -> { });
+            return null;
+        });
+    }
+
+    @AfterEach
+    void stop() {
+        broker.close();
+    }
+
+    @Test
+    void whileAnActionRunsTheButtonsWaitAndAnUnknownOutcomeIsSaidSo() {
+        CompletableFuture<ActionOutcome> answer = new CompletableFuture<>();
+        AtomicInteger sent = new AtomicInteger();
+        fx(() -> {
+            actions.run("tearing down subscription 3…", () -> {
+                sent.incrementAndGet();
+                return answer;
+            });
+            actions.run("admitting…", () -> {
+                sent.incrementAndGet();
+                return new CompletableFuture<>();
+            });
+            return null;
+        });
+        assertEquals(1, sent.get(), "a second action is not sent while the first runs");
+        assertTrue(fx(() -> actions.running().get()));
+        assertTrue(fx(() -> button("#admitButton").isDisabled()), "Admit waits for the running action");
+        assertTrue(fx(() -> button("#tearDownButton").isDisabled()));
+        assertEquals("tearing down subscription 3…", fx(() -> actions.outcome().getText()));
+
+        answer.complete(new ActionOutcome(ActionOutcome.Verdict.UNKNOWN, 0,
+                "outcome unknown — check the flow table (sent again, the same action is made at most once): no answer"));
+        waitFor(() -> !actions.running().get());
+        assertEquals("? outcome unknown — check the flow table (sent again, the same action is made at most once): no answer",
+                fx(() -> actions.outcome().getText()));
+        assertTrue(fx(() -> actions.outcome().getStyleClass().contains("outcome-unknown")));
+        assertFalse(fx(() -> button("#admitButton").isDisabled()), "Admit is back");
+    }
+
+    private Node button(String id) {
+        return view.node().lookup(id);
+    }
+
+    private static void waitFor(Callable<Boolean> condition) {
+        try {
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> fx(condition));
+        } catch (java.util.concurrent.TimeoutException e) {
+            fail("timed out");
+        }
+    }
+
+    private static <T> T fx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
