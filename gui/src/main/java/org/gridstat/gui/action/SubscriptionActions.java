@@ -73,7 +73,7 @@ public final class SubscriptionActions {
                 + "/" + s.subscriberLink() + " (" + s.serviceClass() + ", " + Figures.hz(s.rateHz()) + "). Its subscriber "
                 + "stops receiving it; its reservations are freed and the flows only it needed are removed from "
                 + (routers.isEmpty() ? "its routers" : routers) + ".";
-        if (Confirmation.ask(owner, "Tear down subscription " + s.id() + "?", what)) {
+        if (Confirmation.ask(owner, "Tear down subscription " + s.id() + "?", what, true)) {
             run("tearing down subscription " + s.id() + "…", () -> broker.tearDown(s.id()));
         }
     }

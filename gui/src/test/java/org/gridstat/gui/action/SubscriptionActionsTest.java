@@ -22,10 +22,11 @@ import org.testfx.util.WaitForAsyncUtils;
 /**
  * One action at a time (TestFX, headless): while an action's answer is awaited the flows view's
  * action buttons are disabled and another action is not sent; an outcome that is unknown is said
- * so, not "not done".
+ * so, not "not done". Enter confirms an admission or a change, but cancels a tear-down.
  */
 @Timeout(30)
 class SubscriptionActionsTest {
+    private final org.testfx.api.FxRobot robot = new org.testfx.api.FxRobot();
     private BrokerActions broker;
     private SubscriptionActions actions;
     private FlowsView view;
@@ -76,6 +77,37 @@ class SubscriptionActionsTest {
                 fx(() -> actions.outcome().getText()));
         assertTrue(fx(() -> actions.outcome().getStyleClass().contains("outcome-unknown")));
         assertFalse(fx(() -> button("#admitButton").isDisabled()), "Admit is back");
+    }
+
+    @Test
+    void enterConfirmsAChangeButCancelsADestructiveAction() {
+        assertTrue(answerWithEnter(false), "Enter confirms an admission or a change");
+        assertFalse(answerWithEnter(true), "Enter cancels a tear-down: Cancel is its default");
+        assertTrue(answerWithClick(true), "a click on Confirm confirms it");
+    }
+
+    private boolean answerWithEnter(boolean destructive) {
+        return answer(destructive, () -> robot.press(javafx.scene.input.KeyCode.ENTER).release(javafx.scene.input.KeyCode.ENTER));
+    }
+
+    private boolean answerWithClick(boolean destructive) {
+        return answer(destructive, () -> robot.clickOn("#confirmButton"));
+    }
+
+    private boolean answer(boolean destructive, Runnable operator) {
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        javafx.application.Platform.runLater(() -> answer.complete(Confirmation.ask(null, "Tear down subscription 3?",
+                "Tear down subscription 3: its reservations are freed.", destructive)));
+        waitFor(() -> robot.lookup("#confirmation").tryQuery().map(Node::isVisible).orElse(false));
+        WaitForAsyncUtils.waitForFxEvents();
+        operator.run();
+        try {
+            return answer.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            WaitForAsyncUtils.waitForFxEvents();
+        }
     }
 
     private Node button(String id) {
