@@ -25,11 +25,15 @@ import org.gridstat.gui.model.Variable;
  * is in force. The routers' reports do not count the decisions behind it, so neither does the
  * table. {@code heldRateHz} is a congestion hold in force on the flow (0: none). The API reports
  * no latency per flow, so the table has no latency column.
+ *
+ * <p>{@code asOfMillis} is when its figures were so (its router's report, or its receipt before
+ * one); {@code stale}: they may no longer be current (the console is not live, or the router has
+ * not reported for {@link ConsoleSnapshot#FLOW_REPORT_STALE_MILLIS}).
  */
 public record FlowRow(FlowKey key, String variable, String publisher, String subscribers, String router, String link,
                       String serviceClass, Long assured, Long minimum, Long ceiling, Long demand, String state,
                       Long assuredInForce, Long reassigned, Double heldRateHz, Long deadlineMisses,
-                      Long overflowDrops, Long backlog, Long departure, long receivedAtMillis) {
+                      Long overflowDrops, Long backlog, Long departure, long asOfMillis, boolean stale) {
 
     /** The rows of every flow in the snapshot, in the order of their keys. */
     public static List<FlowRow> of(ConsoleSnapshot s) {
@@ -67,7 +71,7 @@ public record FlowRow(FlowKey key, String variable, String publisher, String sub
                     st == null ? null : st.heldRateHz(),
                     st == null ? null : st.deadlineMisses(), st == null ? null : st.overflowDrops(),
                     st == null ? null : st.backlog(), st == null ? null : st.departureBytesPerSecond(),
-                    stamped.receivedAtMillis()));
+                    stamped.atMillis(), s.stale(stamped)));
         }
         rows.sort(java.util.Comparator.comparing(FlowRow::key));
         return rows;
