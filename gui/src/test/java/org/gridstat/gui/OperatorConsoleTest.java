@@ -198,7 +198,10 @@ class OperatorConsoleTest {
         selectSubscription(id, LiveNetwork.ANGLE);
         robot.clickOn("#tearDownButton");
         assertTrue(confirmationText().startsWith("Tear down subscription " + id), confirmationText());
-        robot.clickOn("#confirmButton"); // Enter cancels a tear-down: it takes a deliberate click
+        assertEquals("Cancel", fx(() -> ((javafx.scene.control.Button) robot.lookup(".button:default").query()).getText()),
+                "Enter would cancel a tear-down");
+        WaitForAsyncUtils.waitForFxEvents(); // the dialog laid out where it stays, its text wrapped
+        robot.clickOn("#confirmButton"); // it takes a deliberate click
         waitFor(15, () -> outcome().equals("✔ done: subscription " + id + " torn down; its reservations are freed"),
                 "the tear-down's outcome");
         assertNull(subscriptionOf(LiveNetwork.ANGLE), "the broker no longer holds it");

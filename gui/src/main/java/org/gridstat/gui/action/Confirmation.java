@@ -32,7 +32,11 @@ final class Confirmation {
         Label text = new Label(whatChanges);
         text.setId("confirmationText");
         text.setWrapText(true);
+        // wrapped at 640 px: a label's preferred width is its text on one line, which made the dialog
+        // as wide as the text and, centred on the window, partly off a 1280-pixel screen
+        text.setPrefWidth(640);
         text.setMaxWidth(640);
+        a.getDialogPane().setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         a.getDialogPane().setContent(text);
         a.getDialogPane().setId("confirmation");
         a.getDialogPane().getStyleClass().add("console-dialog");

@@ -86,6 +86,25 @@ class SubscriptionActionsTest {
         assertTrue(answerWithClick(true), "a click on Confirm confirms it");
     }
 
+    @Test
+    void aLongConfirmationWrapsRatherThanWideningItsDialogOffTheScreen() {
+        String what = "Tear down subscription 3: utilityA/sub1/pmu1/freq delivered at r4/cc (HRT, 25 Hz). Its subscriber "
+                + "stops receiving it; its reservations are freed and the flows only it needed are removed from r1, r2, r3, r4.";
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        javafx.application.Platform.runLater(() -> answer.complete(Confirmation.ask(null, "Tear down subscription 3?", what,
+                true)));
+        waitFor(() -> robot.lookup("#confirmation").tryQuery().map(Node::isVisible).orElse(false));
+        WaitForAsyncUtils.waitForFxEvents();
+        double width = fx(() -> robot.lookup("#confirmation").query().getScene().getWindow().getWidth());
+        assertTrue(width < 760, "wrapped at 640 px, not one line of " + what.length() + " characters: " + width);
+        robot.press(javafx.scene.input.KeyCode.ESCAPE).release(javafx.scene.input.KeyCode.ESCAPE);
+        try {
+            assertFalse(answer.get(10, TimeUnit.SECONDS));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private boolean answerWithEnter(boolean destructive) {
         return answer(destructive, () -> robot.press(javafx.scene.input.KeyCode.ENTER).release(javafx.scene.input.KeyCode.ENTER));
     }
