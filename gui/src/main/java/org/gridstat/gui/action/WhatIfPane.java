@@ -134,8 +134,9 @@ final class WhatIfPane {
             String text;
             try {
                 text = String.join("\n", preview.preview(a.request(), a.surge(), () -> r.cancelled).lines());
-            } catch (RuntimeException ex) { // a preview says its failures; this is the last guard
-                text = "the preview failed: " + ex.getMessage();
+            } catch (RuntimeException | Error ex) { // a preview says its failures; this is the last guard, so
+                // that a form never spins for ever (a class missing from a broken installation is an Error)
+                text = "the preview failed: " + ex;
             }
             String shown = text;
             Platform.runLater(() -> finished(r, shown));

@@ -30,6 +30,7 @@ class WhatIfPaneTest {
     /** Answers at once, or, when {@code holding}, only once it is cancelled. */
     private static final class Scripted implements AdmissionPreview {
         volatile boolean holding;
+        volatile Error failing;
         final AtomicInteger cancelledSeen = new AtomicInteger();
 
         @Override
@@ -44,6 +45,9 @@ class WhatIfPaneTest {
 
         @Override
         public Result preview(SubscriptionRequest request, StatedSurge surge, BooleanSupplier cancelled) {
+            if (failing != null) {
+                throw failing;
+            }
             if (!holding) {
                 return new Result(List.of("admitted", "path r1->r4 at " + request.rateHz() + " Hz"));
             }
@@ -124,6 +128,16 @@ class WhatIfPaneTest {
         assertFalse(fx(() -> node("#whatIfRunning").isVisible()));
         waitFor(() -> form.whatIf().dropped() == 1);
         assertFalse(fx(() -> lines().isVisible()), "nothing predicted for the form as it is");
+    }
+
+    @Test
+    void aPreviewThatFailsWithAnErrorSaysSoRatherThanSpinForEver() {
+        preview.failing = new NoClassDefFoundError("org/gridstat/sim/whatif/State$Variable");
+        press("#whatIf");
+        waitFor(() -> !form.whatIf().busy() && lines().isVisible());
+        assertTrue(fx(() -> lines().getText()).startsWith("the preview failed: java.lang.NoClassDefFoundError"),
+                fx(() -> lines().getText()));
+        assertFalse(fx(() -> node("#whatIfRunning").isVisible()));
     }
 
     private TextArea lines() {
