@@ -1,6 +1,9 @@
 package org.gridstat.broker;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -31,10 +34,12 @@ public final class BrokerService implements AutoCloseable {
      * @param topology        the topology to govern, or {@code null} to use the stored one
      * @param controlLimits   the control channel's heartbeats, hello deadline and connection cap
      * @param apiLimits       the management API's connection cap and request deadline
+     * @param advertisedApi   the API's URL this replica gives clients as the leader's while it leads
+     *                        ({@code http://host:port}), or empty for {@link #advertisedApiOf the default}
      */
     public record Settings(String replicaId, String zookeeper, Path embeddedData, int embeddedPort, String root,
                            Duration sessionTimeout, InetSocketAddress controlBind, InetSocketAddress apiBind,
-                           Topology topology, ControlLimits controlLimits, ApiLimits apiLimits) {
+                           Topology topology, ControlLimits controlLimits, ApiLimits apiLimits, String advertisedApi) {
         /** With the default limits. */
         public Settings(String replicaId, String zookeeper, Path embeddedData, int embeddedPort, String root,
                         Duration sessionTimeout, InetSocketAddress controlBind, InetSocketAddress apiBind, Topology topology) {
@@ -42,7 +47,19 @@ public final class BrokerService implements AutoCloseable {
                     ControlLimits.DEFAULT, ApiLimits.DEFAULT);
         }
 
+        /** Advertising the default API address. */
+        public Settings(String replicaId, String zookeeper, Path embeddedData, int embeddedPort, String root,
+                        Duration sessionTimeout, InetSocketAddress controlBind, InetSocketAddress apiBind, Topology topology,
+                        ControlLimits controlLimits, ApiLimits apiLimits) {
+            this(replicaId, zookeeper, embeddedData, embeddedPort, root, sessionTimeout, controlBind, apiBind, topology,
+                    controlLimits, apiLimits, "");
+        }
+
         public Settings {
+            Objects.requireNonNull(advertisedApi, "advertised API (empty: the default)");
+            if (!advertisedApi.isEmpty()) {
+                checkAdvertised(advertisedApi);
+            }
             Objects.requireNonNull(controlLimits, "control limits");
             Objects.requireNonNull(apiLimits, "API limits");
             Objects.requireNonNull(zookeeper, "zookeeper");
@@ -84,7 +101,7 @@ public final class BrokerService implements AutoCloseable {
                     apiBind = new InetSocketAddress(apiBind.getAddress(), probe.getLocalPort());
                 }
             }
-            String apiUrl = "http://" + apiBind.getHostString() + ":" + apiBind.getPort();
+            String apiUrl = s.advertisedApi().isEmpty() ? advertisedApiOf(apiBind) : s.advertisedApi();
             BrokerReplica r = replica = new BrokerReplica(zk.client(), s.root(),
                     new BrokerReplica.Settings(s.replicaId(), s.controlBind(), apiUrl, s.controlLimits()), s.topology());
             api = new ManagementApi(apiBind, r, s.apiLimits());
@@ -105,8 +122,65 @@ public final class BrokerService implements AutoCloseable {
         }
     }
 
+    /**
+     * The API URL a replica bound to {@code bind} gives clients by default: {@code http://} the bound
+     * address and port, unless the address is a wildcard (0.0.0.0, ::), which no client can connect
+     * to; then the host's name if it resolves, else the loopback address (a client on this host).
+     */
+    public static String advertisedApiOf(InetSocketAddress bind) {
+        InetAddress a = bind.getAddress();
+        String host;
+        if (a != null && a.isAnyLocalAddress()) {
+            host = hostName();
+        } else {
+            host = bind.getHostString();
+        }
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + bind.getPort();
+    }
+
+    private static String hostName() {
+        try {
+            String name = InetAddress.getLocalHost().getHostName();
+            InetAddress.getByName(name); // the name clients are given must resolve, at least here
+            return name;
+        } catch (java.net.UnknownHostException | SecurityException e) {
+            return InetAddress.getLoopbackAddress().getHostAddress();
+        }
+    }
+
+    /** An advertised API URL a client can send a request to: http, a host that is not a wildcard, a port, no path. */
+    static void checkAdvertised(String url) {
+        URI u;
+        try {
+            u = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("advertised API address is not a URL: " + url);
+        }
+        String host = u.getHost();
+        String bare = host == null ? "" : host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        boolean wildcard;
+        try {
+            // an address literal only: a name is not looked up here
+            wildcard = (bare.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") || bare.contains(":"))
+                    && InetAddress.getByName(bare).isAnyLocalAddress();
+        } catch (java.net.UnknownHostException e) {
+            wildcard = false;
+        }
+        if (!"http".equals(u.getScheme()) || host == null || u.getPort() <= 0 || wildcard
+                || (u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/"))
+                || u.getRawQuery() != null || u.getRawFragment() != null || u.getRawUserInfo() != null) {
+            throw new IllegalArgumentException("advertised API address must be http://host:port with a host clients can"
+                    + " reach (not a wildcard such as 0.0.0.0), got " + url);
+        }
+    }
+
     public BrokerReplica replica() {
         return replica;
+    }
+
+    /** The API URL this replica gives clients as the leader's while it leads. */
+    public String advertisedApi() {
+        return replica.settings().apiUrl();
     }
 
     public InetSocketAddress apiAddress() {

@@ -56,22 +56,44 @@ public final class BrokerConnection {
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
+    /**
+     * The largest answer read by default, 16 MiB: far above what a broker answers (its flows at a
+     * thousand flows are about 0.6 MB), and a bound on what a broker, or whatever answers in its
+     * place, can make a client hold.
+     */
+    public static final long DEFAULT_MAX_ANSWER_BYTES = 16L * 1024 * 1024;
+
     private final List<URI> replicas;
     private final HttpClient http;
     private final Duration requestTimeout;
     private final Duration failoverWait;
+    private final long maxAnswerBytes;
     private volatile URI leader;
 
     /** A broker's answer: HTTP status and body (JSON, or YAML for the OpenAPI file). */
     public record Answer(int status, String body) {
     }
 
-    private BrokerConnection(List<URI> replicas, Duration requestTimeout, Duration failoverWait) {
+    private BrokerConnection(List<URI> replicas, Duration requestTimeout, Duration failoverWait, long maxAnswerBytes,
+                             HttpClient http) {
         this.replicas = List.copyOf(replicas);
         this.requestTimeout = requestTimeout;
         this.failoverWait = failoverWait;
-        this.http = HttpClient.newBuilder().connectTimeout(requestTimeout).build();
+        this.maxAnswerBytes = maxAnswerBytes;
+        this.http = http;
         this.leader = replicas.get(0);
+    }
+
+    /**
+     * The same connection reading answers of at most {@code bytes} (default
+     * {@link #DEFAULT_MAX_ANSWER_BYTES}): a longer one is not read, and the request fails with a
+     * {@link BrokerException} saying so.
+     */
+    public BrokerConnection withMaxAnswerBytes(long bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("the largest answer must be at least 1 byte, got " + bytes);
+        }
+        return new BrokerConnection(replicas, requestTimeout, failoverWait, bytes, http);
     }
 
     /**
@@ -91,7 +113,8 @@ public final class BrokerConnection {
                 throw new IllegalArgumentException("broker address must be http://host:port, got " + u);
             }
         }
-        return new BrokerConnection(replicas, Objects.requireNonNull(requestTimeout), Objects.requireNonNull(failoverWait));
+        return new BrokerConnection(replicas, Objects.requireNonNull(requestTimeout), Objects.requireNonNull(failoverWait),
+                DEFAULT_MAX_ANSWER_BYTES, HttpClient.newBuilder().connectTimeout(requestTimeout).build());
     }
 
     /** Declares a published variable and returns it with the id its events must carry. */
@@ -245,7 +268,7 @@ public final class BrokerConnection {
                 if (idempotencyKey != null) {
                     b.header(IDEMPOTENCY_KEY, idempotencyKey);
                 }
-                HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = http.send(b.build(), info -> new BoundedBody(maxAnswerBytes, info));
                 if (r.statusCode() != 503) {
                     return new Answer(r.statusCode(), r.body());
                 }
@@ -266,6 +289,11 @@ public final class BrokerConnection {
             } catch (ConnectException e) {
                 lastProblem = "cannot reach " + target + ": " + e.getMessage();
             } catch (IOException e) {
+                if (BoundedBody.tooLarge(e) != null) {
+                    // the request was answered, at a length this client does not hold: asking again gets the same
+                    throw new BrokerException("broker " + target + " answered " + method + " " + path + " with "
+                            + BoundedBody.tooLarge(e).getMessage(), e);
+                }
                 if (!mayRepeat) {
                     // the request may have been made: sending it again could make it twice
                     throw new BrokerException("talking to " + target + " about " + method + " " + path
@@ -365,6 +393,95 @@ public final class BrokerConnection {
             return JSON.readValue(body, type);
         } catch (IOException e) {
             throw new BrokerException("unreadable answer from the broker: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * An answer's body as text, read only up to {@code max} bytes: past it the body is no longer
+     * read (the exchange is cancelled) and the answer fails with {@link TooLarge}. The text is
+     * decoded with the charset the answer names, UTF-8 if none.
+     */
+    static final class BoundedBody implements HttpResponse.BodySubscriber<String> {
+        /** An answer longer than the client reads. */
+        static final class TooLarge extends IOException {
+            private static final long serialVersionUID = 1L;
+
+            TooLarge(long max) {
+                super("an answer over " + max + " bytes, more than this client reads (BrokerConnection.withMaxAnswerBytes)");
+            }
+        }
+
+        private final long max;
+        private final java.nio.charset.Charset charset;
+        private final java.util.concurrent.CompletableFuture<String> body = new java.util.concurrent.CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(long max, HttpResponse.ResponseInfo info) {
+            this.max = max;
+            this.charset = charsetOf(info.headers().firstValue("Content-Type").orElse(""));
+        }
+
+        /** The {@link TooLarge} among an exception's causes, or {@code null}. */
+        static TooLarge tooLarge(Throwable t) {
+            for (Throwable c = t; c != null; c = c.getCause()) {
+                if (c instanceof TooLarge tl) {
+                    return tl;
+                }
+            }
+            return null;
+        }
+
+        private static java.nio.charset.Charset charsetOf(String contentType) {
+            for (String part : contentType.split(";")) {
+                String p = part.strip();
+                if (p.regionMatches(true, 0, "charset=", 0, 8)) {
+                    try {
+                        return java.nio.charset.Charset.forName(p.substring(8).replace("\"", "").strip());
+                    } catch (IllegalArgumentException e) {
+                        break;
+                    }
+                }
+            }
+            return java.nio.charset.StandardCharsets.UTF_8;
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<String> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> items) {
+            if (body.isDone()) {
+                return;
+            }
+            for (java.nio.ByteBuffer b : items) {
+                if (bytes.size() + (long) b.remaining() > max) {
+                    subscription.cancel();
+                    body.completeExceptionally(new TooLarge(max));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                bytes.writeBytes(chunk);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            body.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(bytes.toString(charset));
         }
     }
 }

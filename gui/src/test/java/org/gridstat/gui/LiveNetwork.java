@@ -35,6 +35,10 @@ import org.gridstat.statusrouter.api.EmbeddedRouter;
  * four real status routers in a diamond (r1 to r2 and r3, both to r4; r4's delivery link {@code cc}),
  * each on its own data port with its control channel to the broker, reporting every 250 ms. Two
  * variables are declared at r1, one of them published at 50 Hz so its flows carry traffic.
+ *
+ * <p>{@link #withStandby()} starts two broker replicas instead, {@code b1} (which leads) and
+ * {@code b2}, over one ZooKeeper of their own, each with its own API and control port; the routers
+ * list both control addresses, as a deployment's routers list every replica's.
  */
 final class LiveNetwork implements AutoCloseable {
     static final String FREQ = "utilityA/sub1/pmu1/freq";
@@ -45,29 +49,51 @@ final class LiveNetwork implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final int apiPort;
-    private final int controlPort;
+    /** Each replica's id, API port and control port, in the order they are started. */
+    private final List<String> replicaIds;
+    private final Map<String, Integer> apiPorts = new LinkedHashMap<>();
+    private final Map<String, Integer> controlPorts = new LinkedHashMap<>();
+    private final Map<String, BrokerService> brokers = new LinkedHashMap<>();
+    /** The replicas' own ZooKeeper when there are two; a single broker embeds its own. */
+    private final org.gridstat.broker.store.EmbeddedZooKeeper zookeeper;
     private final Map<String, Integer> dataPorts = new LinkedHashMap<>();
     private final Map<String, EmbeddedRouter> routers = new LinkedHashMap<>();
     private final DatagramSocket controlCenter;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private BrokerService broker;
     private Publisher publisher;
     private Thread pmu;
     private Thread gateway;
     private volatile boolean publishing = true;
 
+    /** One broker on its embedded ZooKeeper. */
     LiveNetwork() throws Exception {
+        this(List.of("console-test"));
+    }
+
+    /** Two replicas, b1 leading and b2 standing by, over one ZooKeeper. */
+    static LiveNetwork withStandby() throws Exception {
+        return new LiveNetwork(List.of("b1", "b2"));
+    }
+
+    private LiveNetwork(List<String> replicaIds) throws Exception {
         dir = Files.createTempDirectory("gridstat-gui-test");
-        apiPort = freeTcpPort();
-        controlPort = freeTcpPort();
+        this.replicaIds = List.copyOf(replicaIds);
+        for (String id : replicaIds) {
+            apiPorts.put(id, freeTcpPort());
+            controlPorts.put(id, freeTcpPort());
+        }
+        zookeeper = replicaIds.size() > 1 ? org.gridstat.broker.store.EmbeddedZooKeeper.start(dir.resolve("zookeeper"), 0)
+                : null;
         controlCenter = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
         for (String r : ROUTERS) {
             try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) {
                 dataPorts.put(r, probe.getLocalPort());
             }
         }
-        startBroker();
+        for (String id : replicaIds) {
+            startReplica(id);
+        }
+        await(() -> brokers.get(replicaIds.get(0)).replica().isLeader(), 30_000, "the first replica leads");
         for (String r : ROUTERS) {
             startRouter(r);
         }
@@ -136,11 +162,44 @@ final class LiveNetwork implements AutoCloseable {
         return b.build();
     }
 
+    private void startReplica(String id) {
+        boolean own = zookeeper == null;
+        brokers.put(id, BrokerService.start(new BrokerService.Settings(id, own ? "" : zookeeper.connectString(),
+                own ? dir.resolve("zookeeper") : null, 0, "/gridstat-console", Duration.ofSeconds(2),
+                new InetSocketAddress("127.0.0.1", controlPorts.get(id)), new InetSocketAddress("127.0.0.1", apiPorts.get(id)),
+                own || id.equals(replicaIds.get(0)) ? topology() : null)));
+    }
+
     private void startBroker() {
-        broker = BrokerService.start(new BrokerService.Settings("console-test", "", dir.resolve("zookeeper"), 0,
-                "/gridstat-console", Duration.ofSeconds(2), new InetSocketAddress("127.0.0.1", controlPort),
-                new InetSocketAddress("127.0.0.1", apiPort), topology()));
-        await(() -> broker.replica().isLeader(), 30_000, "the broker leads");
+        startReplica(replicaIds.get(0));
+        await(() -> leader() != null, 30_000, "the broker leads");
+    }
+
+    /** The replica that leads now, or {@code null}. */
+    private BrokerService leader() {
+        for (BrokerService b : brokers.values()) {
+            if (b.replica().isLeader()) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /** The id of the replica that leads now, or {@code null}. */
+    String leaderId() {
+        BrokerService b = leader();
+        return b == null ? null : b.replica().settings().replicaId();
+    }
+
+    /** Stops the leading replica (its API, its replica; the ZooKeeper the replicas share stays): a standby takes over. */
+    String stopLeader() {
+        BrokerService b = leader();
+        if (b == null) {
+            throw new IllegalStateException("no replica leads");
+        }
+        String id = b.replica().settings().replicaId();
+        brokers.remove(id).close();
+        return id;
     }
 
     void startRouter(String r) {
@@ -153,7 +212,7 @@ final class LiveNetwork implements AutoCloseable {
         p.put("node.id", r);
         p.put("data.bind", "127.0.0.1:" + dataPorts.get(r));
         p.put("links", links.toArray(new String[0]));
-        p.put("broker.address", "127.0.0.1:" + controlPort);
+        p.put("broker.address", String.join(",", replicaIds.stream().map(id -> "127.0.0.1:" + controlPorts.get(id)).toList()));
         p.put("report.period.ms", 250);
         p.put("warm.up.frames", 0);
         p.put("event.loops", 1);
@@ -169,25 +228,47 @@ final class LiveNetwork implements AutoCloseable {
 
     /** Stops the broker (its API, replica and ZooKeeper) and starts it again on the same state and addresses. */
     void restartBroker() {
-        broker.close();
+        stopBroker();
         startBroker();
         await(() -> connected(ROUTERS), 30_000, "every router connected to the restarted broker");
     }
 
+    /** Stops the (single) broker. */
     void stopBroker() {
-        broker.close();
+        brokers.remove(replicaIds.get(0)).close();
     }
 
     void startBrokerAgain() {
         startBroker();
     }
 
+    /** The API of the replica that leads now (of the first replica if none does). */
     URI api() {
-        return URI.create("http://127.0.0.1:" + apiPort);
+        String id = leaderId();
+        return api(id == null ? replicaIds.get(0) : id);
     }
 
+    URI api(String replica) {
+        return URI.create("http://127.0.0.1:" + apiPorts.get(replica));
+    }
+
+    /** Every replica's API, in the order they were started. */
+    List<URI> apis() {
+        return replicaIds.stream().map(this::api).toList();
+    }
+
+    /** Whether the leading replica has a control session with each of these routers. */
     boolean connected(List<String> ids) {
-        return ids.stream().allMatch(id -> broker.replica().isLeader() && broker.replica().leading().control().connected(id));
+        BrokerService b = leader();
+        if (b == null) {
+            return false;
+        }
+        try {
+            org.gridstat.broker.QosBroker q = b.replica().leading();
+            return ids.stream().allMatch(id -> q.control().connected(id));
+        } catch (org.gridstat.broker.NotLeaderException e) {
+            return false;
+        }
     }
 
     /** A GET of the API, parsed. */
@@ -246,7 +327,13 @@ final class LiveNetwork implements AutoCloseable {
         for (String r : List.copyOf(routers.keySet())) {
             stopRouter(r);
         }
-        broker.close();
+        for (BrokerService b : List.copyOf(brokers.values())) {
+            b.close();
+        }
+        brokers.clear();
+        if (zookeeper != null) {
+            zookeeper.close();
+        }
         controlCenter.close();
         try (var walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -128,9 +128,14 @@ class OperatorConsoleTest {
             assertEquals(f.get("serviceClass").asText(), row.serviceClass());
             assertEquals(f.get("assuredBytesPerSecond").asLong(), row.assured());
             assertEquals(f.get("ceilingBytesPerSecond").asLong(), row.ceiling());
-            assertNull(row.minimum(), "the API gives no minimum rate: shown as a dash");
+            assertEquals(f.get("minimumBytesPerSecond").asLong(), row.minimum(), "MR as the broker gives it");
             assertNotNull(row.subscribers(), "each flow serves the subscription: " + row);
         }
+
+        List<String> columns = fx(() -> window.flows().flows().table().getColumns().stream()
+                .map(javafx.scene.control.TableColumn::getText).toList());
+        assertTrue(columns.containsAll(List.of("AR", "MR", "CR", "demand", "state", "reassigned", "held",
+                "deadline misses", "drops")), columns.toString());
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
         robot.clickOn("#flowFilter").write("r3");
@@ -193,7 +198,10 @@ class OperatorConsoleTest {
         selectSubscription(id, LiveNetwork.ANGLE);
         robot.clickOn("#tearDownButton");
         assertTrue(confirmationText().startsWith("Tear down subscription " + id), confirmationText());
-        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        assertEquals("Cancel", fx(() -> ((javafx.scene.control.Button) robot.lookup(".button:default").query()).getText()),
+                "Enter would cancel a tear-down");
+        WaitForAsyncUtils.waitForFxEvents(); // the dialog laid out where it stays, its text wrapped
+        robot.clickOn("#confirmButton"); // it takes a deliberate click
         waitFor(15, () -> outcome().equals("✔ done: subscription " + id + " torn down; its reservations are freed"),
                 "the tear-down's outcome");
         assertNull(subscriptionOf(LiveNetwork.ANGLE), "the broker no longer holds it");

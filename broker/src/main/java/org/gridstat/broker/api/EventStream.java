@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One console's event stream, on a connection that carries nothing else once the stream has
  * begun: the answer's head, a {@code snapshot} event, then at each pulse one event per resource
- * whose JSON differs from what this stream last sent of it (the whole resource: the console
- * replaces, it never merges), or a keepalive comment if nothing was sent for a keepalive period.
+ * that changed since this stream last sent it (its JSON differs, but for the devices' report ages,
+ * {@link LiveViews}; the whole resource: the console replaces, it never merges), or a keepalive
+ * comment if nothing was sent for a keepalive period.
  *
  * <p>A slow console never makes the broker queue: at a pulse that finds the connection unwritable
  * (Netty's buffer above its high-water mark) the stream sends nothing, and the next writable pulse
@@ -38,7 +39,7 @@ final class EventStream extends ChannelInboundHandlerAdapter {
     private final EventStreamSettings settings;
     private final NanoClock clock;
     private final EventStreams owner;
-    /** What this stream last sent of each resource: arrays shared with the pulses, never copied. */
+    /** The identity of what this stream last sent of each resource: arrays shared with the pulses, never copied. */
     private final byte[][] sent = new byte[LiveViews.RESOURCES.size()][];
     private final LiveViews.Snapshot first;
     private long nextId = 1;
@@ -62,7 +63,7 @@ final class EventStream extends ChannelInboundHandlerAdapter {
     void start() {
         channel.write(Unpooled.wrappedBuffer(HEAD));
         channel.write(event("snapshot", first.document()));
-        System.arraycopy(first.json(), 0, sent, 0, sent.length);
+        System.arraycopy(first.identity(), 0, sent, 0, sent.length);
         channel.flush();
         lastWriteNanos = clock.nanoTime();
         started = true;
@@ -91,15 +92,15 @@ final class EventStream extends ChannelInboundHandlerAdapter {
         unwritableSinceNanos = NONE;
         boolean wrote = false;
         for (int i = 0; i < sent.length; i++) {
-            byte[] json = now.json()[i];
-            if (json == sent[i]) {
+            byte[] identity = now.identity()[i];
+            if (identity == sent[i]) {
                 continue;
             }
-            if (!Arrays.equals(json, sent[i])) {
-                channel.write(event(LiveViews.RESOURCES.get(i), json));
+            if (!Arrays.equals(identity, sent[i])) {
+                channel.write(event(LiveViews.RESOURCES.get(i), now.json()[i]));
                 wrote = true;
             }
-            sent[i] = json; // equal or sent: either way the pulses' array from now on
+            sent[i] = identity; // equal or sent: either way the pulses' array from now on
         }
         if (!wrote && t - lastWriteNanos >= settings.keepaliveNanos()) {
             channel.write(Unpooled.wrappedBuffer(KEEPALIVE));

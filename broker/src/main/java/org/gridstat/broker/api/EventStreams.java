@@ -2,8 +2,10 @@ package org.gridstat.broker.api;
 
 import io.netty.channel.Channel;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,9 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The event streams of one management API: at most {@link EventStreamSettings#maxStreams} open,
- * and the pulse that feeds them. The pulse takes the five resources once for every stream (on its
- * own thread, started with the first stream, so the event loops never build a view of a thousand
- * flows), then hands the snapshot to each stream on its connection's event loop. A pulse whose
+ * and the pulse that feeds them. The pulse takes the five resources once for every stream, and a
+ * new stream's snapshot is taken, on a thread of their own (started with the first stream, so the
+ * event loops never build a view of a thousand flows); the pulse then hands what it took to each
+ * stream on its connection's event loop. A pulse whose
  * resources are refused (the replica lost the lead) closes every stream: its console reconnects,
  * and the standby's 503 sends it to the new leader. Thread-safe.
  */
@@ -28,6 +31,8 @@ final class EventStreams implements AutoCloseable {
     static final ApiResponse ACCEPTED = new ApiResponse(200, Accepted.STREAM);
 
     private static final Logger LOG = LoggerFactory.getLogger(EventStreams.class);
+    /** The thread that takes the snapshots and runs the pulses. */
+    static final String THREAD = "gridstat-broker-events";
 
     /** A stream ready to start, or the answer refusing it. */
     record Opened(EventStream stream, ApiResponse refusal) {
@@ -56,21 +61,55 @@ final class EventStreams implements AutoCloseable {
     /**
      * A stream for this connection, with its snapshot taken; or the answer refusing it: 503 at the
      * cap or while closing, or the refusal of a resource's {@code GET} (a standby's 503 naming the
-     * leader). Call on the connection's event loop, then {@link EventStream#start} the stream.
+     * leader). Call on the connection's event loop: the cap is checked there, and the snapshot
+     * (the five resources, a view of every flow) is taken on the streams' own thread, not on the
+     * event loop, whose other connections it would hold up; the answer completes on that thread.
+     * Then {@link EventStream#start} the stream on the event loop.
      */
-    Opened open(Channel channel) {
+    CompletableFuture<Opened> open(Channel channel) {
+        ScheduledExecutorService worker;
         synchronized (this) {
             if (closed) {
-                return new Opened(null, ApiResponse.error(503, "the broker is closing its management API"));
+                return CompletableFuture.completedFuture(new Opened(null,
+                        ApiResponse.error(503, "the broker is closing its management API")));
             }
             if (admitted >= settings.maxStreams()) {
                 refusedAtCap.incrementAndGet();
-                return new Opened(null, ApiResponse.error(503, "the broker serves at most " + settings.maxStreams()
-                        + " event streams at once and all are open; close one, or poll the resources instead"));
+                return CompletableFuture.completedFuture(new Opened(null, ApiResponse.error(503, "the broker serves at most "
+                        + settings.maxStreams() + " event streams at once and all are open; close one, or poll the"
+                        + " resources instead")));
             }
             admitted++;
+            if (pulse == null) {
+                pulse = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, THREAD);
+                    t.setDaemon(true);
+                    return t;
+                });
+                pulse.scheduleWithFixedDelay(this::pulse, settings.pulseNanos(), settings.pulseNanos(), TimeUnit.NANOSECONDS);
+            }
+            worker = pulse;
         }
-        LiveViews.Snapshot first = views.take();
+        try {
+            // the pulses' thread: a snapshot and a pulse never build their views at once
+            return CompletableFuture.supplyAsync(() -> opened(channel), worker);
+        } catch (RejectedExecutionException closing) {
+            synchronized (this) {
+                admitted--;
+            }
+            return CompletableFuture.completedFuture(new Opened(null,
+                    ApiResponse.error(503, "the broker is closing its management API")));
+        }
+    }
+
+    /** Takes a new stream's snapshot and admits the stream, or gives its place back with the refusal. */
+    private Opened opened(Channel channel) {
+        LiveViews.Snapshot first;
+        try {
+            first = views.take();
+        } catch (RuntimeException e) {
+            first = new LiveViews.Snapshot(null, null, ApiResponse.error(500, "cannot take the snapshot: " + e));
+        }
         synchronized (this) {
             if (first.refusal() != null || closed) {
                 admitted--;
@@ -79,15 +118,7 @@ final class EventStreams implements AutoCloseable {
             }
             EventStream s = new EventStream(channel, settings, clock, this, first);
             open.add(s);
-            channel.closeFuture().addListener(f -> released(s));
-            if (pulse == null) {
-                pulse = Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "gridstat-broker-events");
-                    t.setDaemon(true);
-                    return t;
-                });
-                pulse.scheduleWithFixedDelay(this::pulse, settings.pulseNanos(), settings.pulseNanos(), TimeUnit.NANOSECONDS);
-            }
+            channel.closeFuture().addListener(f -> released(s)); // at once if the console has left meanwhile
             return new Opened(s, null);
         }
     }

@@ -345,10 +345,19 @@ public final class ManagementApi implements AutoCloseable {
             if (!ctx.channel().isActive()) {
                 return; // the console left before its answer: its pipeline is gone with it
             }
-            EventStreams.Opened opened = streams.open(ctx.channel());
-            if (opened.refusal() != null) {
-                send(ctx, opened.refusal(), false);
+            busy = true; // nothing else is answered on this connection while its snapshot is taken
+            updateSlot();
+            // the snapshot is taken off the event loop; the stream begins back on it
+            streams.open(ctx.channel()).whenComplete((opened, e) -> ctx.executor().execute(() -> begin(ctx, opened, e)));
+        }
+
+        private void begin(ChannelHandlerContext ctx, EventStreams.Opened opened, Throwable failed) {
+            if (failed != null || opened.refusal() != null) {
+                send(ctx, failed != null ? ApiResponse.error(500, "internal error: " + failed) : opened.refusal(), false);
                 return;
+            }
+            if (!ctx.channel().isActive()) {
+                return; // the console left while its snapshot was taken: the stream is released with the connection
             }
             ChannelPipeline p = ctx.pipeline();
             p.addLast(opened.stream()); // first, so that bytes the decoder still holds are dropped by it

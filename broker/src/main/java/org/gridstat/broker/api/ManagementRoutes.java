@@ -306,6 +306,7 @@ final class ManagementRoutes implements ManagementApi.Routes {
                 m.put("link", f.link());
                 m.put("serviceClass", f.spec().serviceClass().name());
                 m.put("assuredBytesPerSecond", f.spec().assuredRate());
+                m.put("minimumBytesPerSecond", f.spec().minimumRate()); // MR: congestion control never lends below it
                 m.put("ceilingBytesPerSecond", f.spec().ceilingRate());
                 m.put("intervalsNanos", f.intervalsNanos());
                 m.put("downstreamBudgetNanos", f.downstreamBudgetNanos());

@@ -237,7 +237,7 @@ class EventStreamTest {
 
     @Test
     void aConsoleThatStopsReadingIsClosedWithoutTheBrokerQueueingForIt() throws Exception {
-        // about 40 KiB of devices whose report age changes every millisecond: a devices event each pulse
+        // about 40 KiB of devices, reported again and again (each report a change): a devices event each pulse
         StringBuilder report = new StringBuilder("{\"periodMs\":600000,\"devices\":[");
         for (int i = 0; i < 500; i++) {
             report.append(i == 0 ? "" : ",").append("{\"name\":\"pmu-").append(i)
@@ -250,9 +250,27 @@ class EventStreamTest {
             pulseBytes += call("GET", "/" + resource, null).body().length() + 64;
         }
 
+        String again = report.toString();
+        java.util.concurrent.atomic.AtomicBoolean reporting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread gateway = new Thread(() -> {
+            while (reporting.get()) {
+                try {
+                    call("PUT", "/gateways/gw-1/devices", again);
+                } catch (Exception e) {
+                    return;
+                }
+            }
+        }, "test-gateway");
+        gateway.setDaemon(true);
+        gateway.start();
         SseTestClient stalled = new SseTestClient(api.address(), 4096);
         clients.add(stalled);
-        await(() -> api.streamCounters().closedUnwritable(), 1, "streams closed for taking nothing");
+        try {
+            await(() -> api.streamCounters().closedUnwritable(), 1, "streams closed for taking nothing");
+        } finally {
+            reporting.set(false);
+            gateway.join(5_000);
+        }
         ManagementApi.StreamCounters counters = api.streamCounters();
         assertEquals(0, counters.open());
         assertTrue(counters.skippedPulses() >= 2, "pulses found it unwritable, then one closed it: " + counters);

@@ -223,6 +223,7 @@ class OperatorViewsTest {
                 shown.get("statistics").toString());
         assertEquals(17280, shown.get("assuredBytesPerSecond").asLong(), "288 B a frame, 60 a second");
         assertTrue(shown.has("ceilingBytesPerSecond"), shown.toString());
+        assertEquals(17280, shown.get("minimumBytesPerSecond").asLong(), "an HRT flow's MR is all of its AR: " + shown);
         JsonNode topology = get("/topology");
         assertEquals(12_500_000, topology.get("links").get(0).get("bandwidthBytesPerSecond").asLong());
         assertEquals(100_000, topology.get("routers").get(0).get("capacityEventsPerSecond").asLong());

@@ -26,6 +26,15 @@ public interface AdmissionPreview {
      */
     Result preview(SubscriptionRequest request, StatedSurge surge);
 
+    /**
+     * The same, given up as soon as it can be once {@code cancelled} turns true (the operator
+     * cancelled it, changed the form or closed it); its result is then not shown. By default it
+     * runs to its end.
+     */
+    default Result preview(SubscriptionRequest request, StatedSurge surge, java.util.function.BooleanSupplier cancelled) {
+        return preview(request, surge);
+    }
+
     /** No preview: the button stays disabled, its tooltip says "preview unavailable". */
     AdmissionPreview UNAVAILABLE = new AdmissionPreview() {
         @Override

@@ -21,6 +21,8 @@ import javafx.stage.Window;
  * until the request is one the broker can take. Enter admits, Escape cancels. "What if…" asks an
  * {@link AdmissionPreview} ({@link WhatIfPane}) under the optional surge of the last two fields,
  * and shows its prediction in the form before the operator admits; disabled while none is available.
+ * A change of any field clears the prediction (or cancels the preview running), which was for the
+ * form as it was.
  */
 public final class AdmitDialog extends Dialog<SubscriptionRequest> {
     static final ButtonType ADMIT = new ButtonType("Admit…", ButtonBar.ButtonData.OK_DONE);
@@ -103,11 +105,19 @@ public final class AdmitDialog extends Dialog<SubscriptionRequest> {
                 link.textProperty(), rate.textProperty(), bound.textProperty(), paths.textProperty(),
                 serviceClass.valueProperty(), group.textProperty(), surgeVariable.getEditor().textProperty(),
                 surgeRate.textProperty())) {
-            o.addListener(x -> check(admit));
+            o.addListener(x -> {
+                whatIf.formChanged(); // a prediction shown, or running, is for the form as it was
+                check(admit);
+            });
         }
         check(admit);
+        setOnHidden(e -> whatIf.formClosed());
         setResultConverter(b -> b == ADMIT && checked.ok() ? checked.request() : null);
         setOnShown(e -> variable.getEditor().requestFocus());
+    }
+
+    WhatIfPane whatIf() {
+        return whatIf;
     }
 
     private static void row(GridPane form, int row, String label, javafx.scene.control.Control field) {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -17,8 +19,16 @@ import org.gridstat.client.BrokerException;
  * time: admit ({@code POST /subscriptions}), modify ({@code PUT /subscriptions/{id}}) and tear down
  * ({@code DELETE /subscriptions/{id}}). Each carries an {@code Idempotency-Key} made for it, so a
  * retry after a lost connection is made once by the broker, whichever replica leads by then.
+ *
+ * <p>An action whose outcome is unknown (no answer in time, the connection lost, a 500 after which
+ * the change may stand) keeps its key: the same action asked again (same method, route and body)
+ * is sent under it, so if the first was made the broker answers the repeat with the first answer
+ * instead of making it twice. An action the broker answered, either way, lets its key go: asking
+ * for it again is a new action.
  */
 public final class BrokerActions implements AutoCloseable {
+    /** Unknown outcomes whose keys are kept for a retry; the oldest goes beyond this. */
+    static final int KEPT_KEYS = 32;
     private static final ObjectMapper JSON = new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
     private final BrokerConnection broker;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
@@ -26,6 +36,13 @@ public final class BrokerActions implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** The key of each action whose outcome is unknown, by the action (method, path, body); guarded by itself. */
+    private final Map<String, String> unknownKeys = new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > KEPT_KEYS;
+        }
+    };
 
     public BrokerActions(BrokerConnection broker) {
         this.broker = broker;
@@ -68,30 +85,56 @@ public final class BrokerActions implements AutoCloseable {
 
     private CompletableFuture<ActionOutcome> send(String method, String path, JsonNode body, int expected,
                                                   java.util.function.Function<JsonNode, String> success) {
-        String key = UUID.randomUUID().toString();
+        String json;
+        try {
+            json = body == null ? null : JSON.writeValueAsString(body);
+        } catch (IOException e) {
+            return CompletableFuture.completedFuture(new ActionOutcome(ActionOutcome.Verdict.NOT_DONE, 0,
+                    "not sent: " + e.getMessage()));
+        }
+        String action = method + " " + path + "\n" + (json == null ? "" : json);
+        String key;
+        synchronized (unknownKeys) {
+            key = unknownKeys.computeIfAbsent(action, a -> UUID.randomUUID().toString());
+        }
         return CompletableFuture.supplyAsync(() -> {
-            BrokerConnection.Answer a;
-            try {
-                a = broker.request(method, path, body == null ? null : JSON.writeValueAsString(body), key);
-            } catch (BrokerException e) {
-                return new ActionOutcome(false, e.status(), "not done: " + e.getMessage());
-            } catch (IOException e) {
-                return new ActionOutcome(false, 0, "not sent: " + e.getMessage());
+            ActionOutcome o = outcome(method, path, json, key, expected, success);
+            synchronized (unknownKeys) {
+                if (o.verdict() != ActionOutcome.Verdict.UNKNOWN) {
+                    unknownKeys.remove(action); // answered: the same action asked again is a new one
+                }
             }
-            JsonNode answer = read(a.body());
-            if (a.status() == expected) {
-                return new ActionOutcome(true, a.status(), success.apply(answer));
-            }
-            String reason = answer.hasNonNull("error") ? answer.get("error").asText() : a.body();
-            String verdict = switch (a.status()) {
-                case 409 -> "rejected by the broker: ";
-                case 400 -> "refused by the broker as malformed: ";
-                case 404 -> "not found: ";
-                case 500 -> "failed in the broker (the change may have been made; look before retrying): ";
-                default -> "the broker answered " + a.status() + ": ";
-            };
-            return new ActionOutcome(false, a.status(), verdict + reason);
+            return o;
         }, worker);
+    }
+
+    private ActionOutcome outcome(String method, String path, String json, String key, int expected,
+                                  java.util.function.Function<JsonNode, String> success) {
+        BrokerConnection.Answer a;
+        try {
+            a = broker.request(method, path, json, key);
+        } catch (BrokerException e) {
+            // no answer: it may have been made (a timeout, a connection lost after sending) or not
+            return new ActionOutcome(ActionOutcome.Verdict.UNKNOWN, e.status(), "outcome unknown — check the flow"
+                    + " table (sent again, the same action is made at most once): " + e.getMessage());
+        }
+        JsonNode answer = read(a.body());
+        if (a.status() == expected) {
+            return new ActionOutcome(ActionOutcome.Verdict.DONE, a.status(), success.apply(answer));
+        }
+        String reason = answer.hasNonNull("error") ? answer.get("error").asText() : a.body();
+        if (a.status() == 500) {
+            return new ActionOutcome(ActionOutcome.Verdict.UNKNOWN, a.status(), "outcome unknown — check the flow table"
+                    + " (the broker failed after the change may have been made; sent again, the same action is made at"
+                    + " most once): " + reason);
+        }
+        String verdict = switch (a.status()) {
+            case 409 -> "rejected by the broker: ";
+            case 400 -> "refused by the broker as malformed: ";
+            case 404 -> "not found: ";
+            default -> "the broker answered " + a.status() + ": ";
+        };
+        return new ActionOutcome(ActionOutcome.Verdict.NOT_DONE, a.status(), verdict + reason);
     }
 
     private static JsonNode read(String body) {

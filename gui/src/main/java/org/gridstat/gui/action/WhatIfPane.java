@@ -14,19 +14,35 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 
 /**
- * The admit form's "What if…": a button, a spinner while the simulator runs, and the preview's
- * lines. The preview takes seconds, so it runs on a thread of its own; the button stays disabled
- * until it is done (one preview at a time) and while the form holds no request to preview.
+ * The admit form's "What if…": a button, a spinner and a Cancel button while the simulator runs,
+ * and the preview's lines. The preview takes seconds, so it runs on a thread of its own; the button
+ * stays disabled until it is done (one preview at a time) and while the form holds no request to
+ * preview. A preview is for the form as it was when asked: a change of the form cancels a running
+ * preview and clears a prediction shown, and closing the form cancels a running one. A cancelled
+ * preview is told to stop ({@link AdmissionPreview#preview(SubscriptionRequest, StatedSurge,
+ * java.util.function.BooleanSupplier)}) and its result, if it still comes, is dropped.
  */
 final class WhatIfPane {
+    /** What the lines say after the operator cancelled a preview. */
+    static final String CANCELLED = "preview cancelled: nothing was predicted";
     private final Button button = new Button("What if…");
+    private final Button cancel = new Button("Ca_ncel preview");
     private final ProgressIndicator running = new ProgressIndicator();
     private final Label runningText = new Label("running the request through the simulator…");
     private final TextArea lines = new TextArea();
     private final VBox root;
     private final boolean available;
-    private boolean busy;
     private boolean ready;
+    /** The preview running now, or {@code null}. UI thread. */
+    private Run current;
+    /** Results of cancelled previews that came all the same, and were not shown. */
+    private int dropped;
+
+    /** One preview asked for: cancelled is read by the preview's thread. */
+    private static final class Run {
+        volatile boolean cancelled;
+        Thread thread;
+    }
 
     /**
      * @param asked the form's request and surge when pressed, or {@code null} if the form holds none
@@ -36,6 +52,9 @@ final class WhatIfPane {
         button.setId("whatIf");
         button.setMnemonicParsing(true);
         button.setText("_What if…");
+        cancel.setId("whatIfCancel");
+        cancel.setMnemonicParsing(true);
+        cancel.setOnAction(e -> cancel(true));
         running.setId("whatIfRunning");
         running.setPrefSize(22, 22);
         lines.setId("whatIfLines");
@@ -44,10 +63,9 @@ final class WhatIfPane {
         lines.setPrefRowCount(8);
         lines.setPrefColumnCount(60);
         show(lines, false);
-        HBox progress = new HBox(8, running, runningText);
+        HBox progress = new HBox(8, running, runningText, cancel);
         progress.setAlignment(Pos.CENTER_LEFT);
-        show(running, false);
-        show(runningText, false);
+        showRunning(false);
         StackPane holder = new StackPane(button); // a disabled button shows no tooltip: its holder does
         holder.setMaxWidth(Region.USE_PREF_SIZE);
         HBox bar = new HBox(12, holder, progress);
@@ -77,40 +95,101 @@ final class WhatIfPane {
         refresh();
     }
 
+    /** The form changed: a running preview is cancelled and a prediction shown cleared, both being for the old form. */
+    void formChanged() {
+        cancel(false);
+        if (lines.isVisible()) {
+            lines.clear();
+            show(lines, false);
+            resize();
+        }
+    }
+
+    /** The form was closed: a running preview is cancelled. */
+    void formClosed() {
+        cancel(false);
+    }
+
+    /** Whether a preview runs now. */
+    boolean busy() {
+        return current != null;
+    }
+
+    /** Results of cancelled previews that came all the same and were dropped (for tests). */
+    int dropped() {
+        return dropped;
+    }
+
     private void run(AdmissionPreview preview, Asked a) {
-        if (a == null || busy) {
+        if (a == null || current != null) {
             return;
         }
-        busy = true;
+        Run r = new Run();
+        current = r;
+        lines.clear();
+        show(lines, false);
+        showRunning(true);
         refresh();
-        show(running, true);
-        show(runningText, true);
-        Thread t = new Thread(() -> {
+        r.thread = new Thread(() -> {
             String text;
             try {
-                text = String.join("\n", preview.preview(a.request(), a.surge()).lines());
-            } catch (RuntimeException ex) { // a preview says its failures; this is the last guard
-                text = "the preview failed: " + ex.getMessage();
+                text = String.join("\n", preview.preview(a.request(), a.surge(), () -> r.cancelled).lines());
+            } catch (RuntimeException | Error ex) { // a preview says its failures; this is the last guard, so
+                // that a form never spins for ever (a class missing from a broken installation is an Error)
+                text = "the preview failed: " + ex;
             }
             String shown = text;
-            Platform.runLater(() -> {
-                lines.setText(shown);
-                show(lines, true);
-                show(running, false);
-                show(runningText, false);
-                busy = false;
-                refresh();
-                if (root.getScene() != null && root.getScene().getWindow() != null) {
-                    root.getScene().getWindow().sizeToScene();
-                }
-            });
+            Platform.runLater(() -> finished(r, shown));
         }, "gridstat-console-preview");
-        t.setDaemon(true);
-        t.start();
+        r.thread.setDaemon(true);
+        r.thread.start();
+    }
+
+    private void finished(Run r, String text) {
+        if (r != current) {
+            dropped++;
+            return; // cancelled: what it found is not for the form as it is
+        }
+        current = null;
+        lines.setText(text);
+        show(lines, true);
+        showRunning(false);
+        refresh();
+        resize();
+    }
+
+    /** Cancels the running preview, if any; {@code say}: the lines say it was cancelled. */
+    private void cancel(boolean say) {
+        Run r = current;
+        if (r == null) {
+            return;
+        }
+        current = null;
+        r.cancelled = true;
+        r.thread.interrupt(); // a read of the broker's state waiting for its answer gives up at once
+        showRunning(false);
+        if (say) {
+            lines.setText(CANCELLED);
+            show(lines, true);
+        }
+        refresh();
+        resize();
+    }
+
+    private void resize() {
+        if (root.getScene() != null && root.getScene().getWindow() != null) {
+            root.getScene().getWindow().sizeToScene();
+        }
     }
 
     private void refresh() {
-        button.setDisable(!available || busy || !ready);
+        button.setDisable(!available || current != null || !ready);
+    }
+
+    private void showRunning(boolean shown) {
+        show(running, shown);
+        show(runningText, shown);
+        show(cancel, shown);
     }
 
     private static void show(javafx.scene.Node n, boolean shown) {

@@ -15,4 +15,11 @@ public interface FeedSink {
     void received(Resource resource, Object value, long receivedAtMillis);
 
     void connection(ConnectionState state);
+
+    /**
+     * The feed tried to refresh {@code resource} and could not (a periodic read failed): what was
+     * delivered of it stays, and is to be marked with {@code why} until it is delivered again.
+     */
+    default void unrefreshed(Resource resource, String why) {
+    }
 }

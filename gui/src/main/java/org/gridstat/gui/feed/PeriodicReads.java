@@ -65,14 +65,21 @@ final class PeriodicReads {
         now = false;
     }
 
-    /** Every resource in turn; the first failure ends the round, and the next round tries them all again. */
+    /**
+     * Every resource in turn; the first failure ends the round, marking that resource and those not
+     * read after it unrefreshed (what was read of them stays), and the next round tries them all again.
+     */
     private void round() {
-        for (Resource r : READ) {
+        for (int i = 0; i < READ.size(); i++) {
+            Resource r = READ.get(i);
             Object value;
             try {
                 value = reader.read(r);
             } catch (RouteReader.Failed e) {
                 if (running) {
+                    for (Resource left : READ.subList(i, READ.size())) {
+                        sink.unrefreshed(left, e.getMessage());
+                    }
                     health.reads(e.getMessage());
                 }
                 return;

@@ -136,7 +136,9 @@ public final class ResourceParser {
         List<Long> intervals = each(o.path("intervalsNanos"), JsonNode::asLong);
         return new Flow(text(o, "router"), o.path("flowId").asLong(), o.path("version").asLong(),
                 o.path("variableId").asLong(), text(o, "link"), o.path("serviceClass").asText("BE"),
-                o.path("assuredBytesPerSecond").asLong(), o.path("ceilingBytesPerSecond").asLong(), intervals, st);
+                o.path("assuredBytesPerSecond").asLong(),
+                o.hasNonNull("minimumBytesPerSecond") ? o.get("minimumBytesPerSecond").asLong() : null,
+                o.path("ceilingBytesPerSecond").asLong(), intervals, st);
     }
 
     private static List<Alarm> alarms(JsonNode o) {

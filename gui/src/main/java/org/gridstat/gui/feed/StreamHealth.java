@@ -5,10 +5,12 @@ import java.util.function.LongSupplier;
 import org.gridstat.client.events.BrokerEvents;
 
 /**
- * The event-stream feed's one {@link ConnectionState}, made of two sources: the stream's own
- * state ({@link BrokerEvents.State}) and whether the last periodic read of the resources the
- * stream does not carry succeeded. The console is live only when both are; otherwise it says which
- * is not, and the time of the last good data stays that of the last event received.
+ * The event-stream feed's one {@link ConnectionState}: the stream's own state
+ * ({@link BrokerEvents.State}), and, while it is live, whether the last periodic read of the
+ * resources the stream does not carry succeeded. A failed read does not make the console stale:
+ * the streamed resources are current; the resources it could not read are marked on their own
+ * ({@link FeedSink#unrefreshed}), and the state's detail says why. The time of the last good data
+ * is that of the last event received.
  *
  * <p>A stream that ended or fell silent after going live is {@code STALE} (the broker was there:
  * its last data is kept and marked); an attempt that finds nobody to talk to, or no leader, is
@@ -92,8 +94,8 @@ final class StreamHealth {
         ConnectionState.Kind kind = stream;
         String detail = streamDetail;
         if (kind == ConnectionState.Kind.LIVE && readProblem != null) {
-            kind = ConnectionState.Kind.STALE;
-            detail = "the event stream is live, but " + readProblem;
+            detail = "the event stream is live, but status, topology, counters or variables were not refreshed: "
+                    + readProblem;
         }
         sink.connection(new ConnectionState(kind, lastGoodMillis, broker, detail));
     }

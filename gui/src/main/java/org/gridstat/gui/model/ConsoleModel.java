@@ -18,11 +18,17 @@ import org.gridstat.gui.feed.Resource;
  * whole), replacing what it had, and bumps a version; the UI reads a {@link ConsoleSnapshot} on its
  * own pulse, a few times a second, and repaints only if the version moved. However fast updates
  * come, the UI thread gets no more work than its pulse asks for, and no update is queued to it.
+ *
+ * <p>Freshness is kept per resource and per flow: each resource with when it was received and,
+ * if the feed's last attempt to refresh it failed, why ({@link #unrefreshed}; cleared when it is
+ * received again); each flow with its router's report time (no later than its receipt), so a flow
+ * whose router stopped reporting ages even while the broker keeps listing it.
  */
 public final class ConsoleModel implements FeedSink {
     private final LongSupplier clockMillis;
     private final Map<FlowKey, Stamped<Flow>> flows = new ConcurrentHashMap<>();
     private final Map<Resource, Stamped<?>> latest = new ConcurrentHashMap<>();
+    private final Map<Resource, String> unrefreshed = new ConcurrentHashMap<>();
     private final AtomicLong version = new AtomicLong();
     private final ChartHistory history = new ChartHistory();
     private volatile ConnectionState connection = ConnectionState.connecting("");
@@ -39,6 +45,7 @@ public final class ConsoleModel implements FeedSink {
     @Override
     @SuppressWarnings("unchecked")
     public void received(Resource resource, Object value, long receivedAtMillis) {
+        unrefreshed.remove(resource);
         if (resource == Resource.FLOWS) {
             replaceFlows((List<Flow>) value, receivedAtMillis);
             return;
@@ -55,7 +62,7 @@ public final class ConsoleModel implements FeedSink {
         Set<FlowKey> present = new HashSet<>();
         for (Flow f : all) {
             present.add(f.key());
-            flows.put(f.key(), new Stamped<>(f, receivedAtMillis));
+            flows.put(f.key(), new Stamped<>(f, asOf(f, receivedAtMillis)));
             history.flow(f, receivedAtMillis);
         }
         flows.keySet().retainAll(present);
@@ -64,8 +71,23 @@ public final class ConsoleModel implements FeedSink {
 
     /** One flow's latest state (a push channel's per-flow update, or a test's). */
     public void updateFlow(Flow f, long receivedAtMillis) {
-        flows.put(f.key(), new Stamped<>(f, receivedAtMillis));
+        flows.put(f.key(), new Stamped<>(f, asOf(f, receivedAtMillis)));
         history.flow(f, receivedAtMillis);
+        version.incrementAndGet();
+    }
+
+    /**
+     * When a flow's figures were so: its router's report time, no later than the receipt (a router
+     * whose clock runs ahead does not make old figures look new); its receipt before any report.
+     */
+    static long asOf(Flow f, long receivedAtMillis) {
+        return f.statistics() == null ? receivedAtMillis : Math.min(receivedAtMillis, f.statistics().reportedAtMillis());
+    }
+
+    /** The feed could not refresh {@code resource}: what is shown of it is kept, marked with why, until it is received again. */
+    @Override
+    public void unrefreshed(Resource resource, String why) {
+        unrefreshed.put(resource, why);
         version.incrementAndGet();
     }
 
@@ -98,6 +120,6 @@ public final class ConsoleModel implements FeedSink {
                 (Stamped<List<Variable>>) latest.get(Resource.VARIABLES),
                 (Stamped<List<Subscription>>) latest.get(Resource.SUBSCRIPTIONS), f,
                 (Stamped<List<Alarm>>) latest.get(Resource.ALARMS), (Stamped<List<Gateway>>) latest.get(Resource.DEVICES),
-                lastGoodMillis);
+                lastGoodMillis, Map.copyOf(unrefreshed));
     }
 }

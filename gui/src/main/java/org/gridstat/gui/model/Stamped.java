@@ -1,5 +1,9 @@
 package org.gridstat.gui.model;
 
-/** A value and when the console received it (ms since 1970, the feed's clock): how old what is shown is. */
-public record Stamped<T>(T value, long receivedAtMillis) {
+/**
+ * A value and when it was so, on the console's clock (ms since 1970): when the console received
+ * it, or, for a flow its router has reported, when the router reported it (no later than its
+ * receipt). How old what is shown is.
+ */
+public record Stamped<T>(T value, long atMillis) {
 }

@@ -32,6 +32,7 @@ public final class AlarmsView implements PulseView {
     private final Button acknowledgeAll = new Button("Acknowledge a_ll");
     private final Label summary = new Label();
     private final BorderPane root = new BorderPane();
+    private final StaleBanner banner = new StaleBanner("alarmsStale", table);
 
     public AlarmsView(AlarmLatch latch) {
         this.latch = latch;
@@ -66,7 +67,7 @@ public final class AlarmsView implements PulseView {
         });
         HBox bar = new HBox(12, acknowledge, acknowledgeAll, summary);
         bar.setPadding(new Insets(8));
-        root.setTop(bar);
+        root.setTop(new javafx.scene.layout.VBox(bar, banner.node()));
         root.setCenter(table);
     }
 
@@ -114,8 +115,15 @@ public final class AlarmsView implements PulseView {
         summary.getStyleClass().setAll("label", n == 0 ? "state-good" : "state-bad");
     }
 
+    /** The line saying why the alarms may not be current, or {@code null} when hidden (for tests). */
+    public String staleText() {
+        return banner.text();
+    }
+
     @Override
     public void show(ConsoleSnapshot s, boolean changed) {
+        // latched alarms stay whatever the connection; what the broker lists may have moved on
+        banner.show(s.staleness(org.gridstat.gui.feed.Resource.ALARMS), s.live() ? 0 : s.lastGoodMillis());
         if (changed) {
             // the latch took the snapshot's alarms already (the window does, before any view)
             refresh();

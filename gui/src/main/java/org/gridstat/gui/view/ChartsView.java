@@ -35,6 +35,7 @@ public final class ChartsView implements PulseView {
     private final LiveChart drops = new LiveChart("dropsChart", "drops and deadline misses", v -> Shown.decimal(v) + " /s");
     private final LiveChart backlog = new LiveChart("backlogChart", "backlog", v -> Shown.decimal(v) + " events");
     private final SplitPane root;
+    private final StaleBanner banner = new StaleBanner("chartsStale", null);
     private long lastNow;
 
     public ChartsView(ChartHistory history) {
@@ -44,7 +45,7 @@ public final class ChartsView implements PulseView {
         Label latency = new Label("latency: " + Shown.NONE + "  (the management API reports no latency per flow or link)");
         latency.setId("latencyNote");
         latency.getStyleClass().add("note");
-        VBox charts = new VBox(8, throughput.node(), drops.node(), backlog.node(), latency);
+        VBox charts = new VBox(8, banner.node(), throughput.node(), drops.node(), backlog.node(), latency);
         charts.setPadding(new Insets(8));
         VBox.setVgrow(throughput.node(), Priority.ALWAYS);
         VBox.setVgrow(drops.node(), Priority.ALWAYS);
@@ -72,8 +73,19 @@ public final class ChartsView implements PulseView {
         });
     }
 
+    /** The line saying why the charts may not be current, or {@code null} when hidden (for tests). */
+    public String staleText() {
+        return banner.text();
+    }
+
     @Override
     public void show(ConsoleSnapshot s, boolean changed) {
+        // flows' charts come from the streamed flows, links' from the counters read every few seconds
+        String why = s.staleness(org.gridstat.gui.feed.Resource.FLOWS);
+        if (why == null && s.staleness(org.gridstat.gui.feed.Resource.COUNTERS) != null) {
+            why = "links' charts: " + s.staleness(org.gridstat.gui.feed.Resource.COUNTERS);
+        }
+        banner.show(why, s.live() ? 0 : s.lastGoodMillis());
         if (changed) {
             Map<String, String> now = new TreeMap<>();
             Map<Long, String> names = new java.util.HashMap<>();

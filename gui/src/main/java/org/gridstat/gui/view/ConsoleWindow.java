@@ -48,7 +48,7 @@ public final class ConsoleWindow {
         alarmsTab = tab("5  Alarms", alarms.node(), "alarmsTab");
         tabs.getTabs().addAll(List.of(tab("1  Topology", topology.node(), "topologyTab"),
                 tab("2  Flows", flows.node(), "flowsTab"), tab("3  Charts", charts.node(), "chartsTab"),
-                tab("4  Devices", devices.table(), "devicesTab"), alarmsTab));
+                tab("4  Devices", devices.node(), "devicesTab"), alarmsTab));
         tabs.setId("views");
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         BorderPane root = new BorderPane(tabs);
@@ -78,7 +78,7 @@ public final class ConsoleWindow {
     /** Shows view {@code index} (0: topology .. 4: alarms) and gives it the keyboard. */
     public void showView(int index) {
         tabs.getSelectionModel().select(index);
-        javafx.scene.Node content = tabs.getTabs().get(index).getContent();
+        javafx.scene.Node content = index == 3 ? devices.table() : tabs.getTabs().get(index).getContent();
         content.requestFocus();
     }
 

@@ -8,6 +8,7 @@ import javafx.collections.ObservableList;
 import javafx.collections.transformation.SortedList;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
+import org.gridstat.gui.feed.Resource;
 import org.gridstat.gui.model.ConsoleSnapshot;
 import org.gridstat.gui.model.Device;
 import org.gridstat.gui.model.Gateway;
@@ -15,7 +16,8 @@ import org.gridstat.gui.model.Gateway;
 /**
  * The devices (PMUs, PDCs) the phasor gateways read, a line each, health first, in colour and in
  * words: GOOD, ALARM (sync error or time not locked), STALE (not streaming, or the gateway itself
- * silent), BAD (data errors).
+ * silent), BAD (data errors). Each report's age grows on the console's clock between the broker's
+ * updates. When the console is not live, a line above says so and the table is dimmed.
  */
 public final class DevicesView implements PulseView {
     /** A device as shown: its gateway's report, and the health the console shows for it. */
@@ -26,6 +28,9 @@ public final class DevicesView implements PulseView {
 
     private final ObservableList<DeviceRow> rows = FXCollections.observableArrayList();
     private final TableView<DeviceRow> table = new TableView<>();
+    private final StaleBanner banner = new StaleBanner("devicesStale", table);
+    private final javafx.scene.layout.BorderPane root = new javafx.scene.layout.BorderPane(table);
+    private long madeAtMillis = Long.MIN_VALUE / 2;
 
     public DevicesView() {
         table.setId("devicesTable");
@@ -45,10 +50,21 @@ public final class DevicesView implements PulseView {
                 Columns.of("report age", DeviceRow::reportAgeMs, Shown::age),
                 Columns.wide(Columns.text("errors", DeviceRow::errors), 300)));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        root.setTop(banner.node());
     }
 
     public TableView<DeviceRow> table() {
         return table;
+    }
+
+    /** The view: the line saying why the devices may not be current, and the table. */
+    public javafx.scene.layout.BorderPane node() {
+        return root;
+    }
+
+    /** The line saying why the devices may not be current, or {@code null} when hidden (for tests). */
+    public String staleText() {
+        return banner.text();
     }
 
     static String healthText(String health) {
@@ -70,7 +86,11 @@ public final class DevicesView implements PulseView {
         };
     }
 
-    static List<DeviceRow> rows(List<Gateway> gateways) {
+    /**
+     * @param sinceMillis how long ago the console received the gateways' reports: each report's age is
+     *                    its {@code reportAgeMs} as the broker sent it plus this
+     */
+    static List<DeviceRow> rows(List<Gateway> gateways, long sinceMillis) {
         List<DeviceRow> out = new ArrayList<>();
         for (Gateway g : gateways) {
             for (Device d : g.devices()) {
@@ -101,7 +121,8 @@ public final class DevicesView implements PulseView {
                     errors.add(0, "gateway silent");
                 }
                 out.add(new DeviceRow(g.gateway(), d.name(), health, d.state(), tq, d.dataRateHz(), d.configCount(),
-                        d.lastDataAgeMs(), g.reportAgeMs(), errors.isEmpty() ? null : String.join(", ", errors)));
+                        d.lastDataAgeMs(), g.reportAgeMs() + Math.max(0, sinceMillis),
+                        errors.isEmpty() ? null : String.join(", ", errors)));
             }
         }
         return out;
@@ -109,8 +130,11 @@ public final class DevicesView implements PulseView {
 
     @Override
     public void show(ConsoleSnapshot s, boolean changed) {
-        if (changed && s.gateways() != null) {
-            rows.setAll(rows(s.gateways().value()));
+        banner.show(s.staleness(Resource.DEVICES), s.live() ? 0 : s.lastGoodMillis());
+        // the reports' ages grow without new data (the broker sends devices when they change): once a second
+        if (s.gateways() != null && (changed || s.takenAtMillis() - madeAtMillis >= 1_000)) {
+            madeAtMillis = s.takenAtMillis();
+            rows.setAll(rows(s.gateways().value(), s.takenAtMillis() - s.gateways().atMillis()));
         }
     }
 }

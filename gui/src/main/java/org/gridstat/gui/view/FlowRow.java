@@ -15,14 +15,25 @@ import org.gridstat.gui.model.Variable;
 
 /**
  * One line of the flow table: a flow in a router joined with its variable (name, publisher's
- * router) and the subscriptions whose paths it serves. Figures the management API does not give
- * are {@code null} and shown as "—": the minimum rate (MR), a count of reassignments (only the
- * assured rate in force is reported) and latency percentiles.
+ * router) and the subscriptions whose paths it serves. What the management API does not give is
+ * {@code null}, shown as "—": every statistic before the router's first report, MR from a broker
+ * that does not list it.
+ *
+ * <p>{@code reassigned} is what the router's bandwidth reassignment has moved the flow's assured
+ * rate by, as its latest report says: the assured rate in force less the reservation, positive when
+ * the flow was granted bandwidth, negative when it lent some to a congested HRT flow, 0 when none
+ * is in force. The routers' reports do not count the decisions behind it, so neither does the
+ * table. {@code heldRateHz} is a congestion hold in force on the flow (0: none). The API reports
+ * no latency per flow, so the table has no latency column.
+ *
+ * <p>{@code asOfMillis} is when its figures were so (its router's report, or its receipt before
+ * one); {@code stale}: they may no longer be current (the console is not live, or the router has
+ * not reported for {@link ConsoleSnapshot#FLOW_REPORT_STALE_MILLIS}).
  */
 public record FlowRow(FlowKey key, String variable, String publisher, String subscribers, String router, String link,
                       String serviceClass, Long assured, Long minimum, Long ceiling, Long demand, String state,
-                      Long assuredInForce, Long reassignments, Double latencyP99Ms, Long deadlineMisses,
-                      Long overflowDrops, Long backlog, Long departure, long receivedAtMillis) {
+                      Long assuredInForce, Long reassigned, Double heldRateHz, Long deadlineMisses,
+                      Long overflowDrops, Long backlog, Long departure, long asOfMillis, boolean stale) {
 
     /** The rows of every flow in the snapshot, in the order of their keys. */
     public static List<FlowRow> of(ConsoleSnapshot s) {
@@ -53,12 +64,14 @@ public record FlowRow(FlowKey key, String variable, String publisher, String sub
             FlowStatistics st = f.statistics();
             rows.add(new FlowRow(f.key(), v == null ? "#" + Long.toUnsignedString(f.variableId()) : v.name(),
                     v == null ? null : v.router(), subs.isEmpty() ? null : String.join(", ", subs), f.router(), f.link(),
-                    f.serviceClass(), f.assuredBytesPerSecond(), null, f.ceilingBytesPerSecond(),
+                    f.serviceClass(), f.assuredBytesPerSecond(), f.minimumBytesPerSecond(), f.ceilingBytesPerSecond(),
                     st == null ? null : st.demandBytesPerSecond(), st == null ? null : st.state(),
-                    st == null ? null : st.assuredInForceBytesPerSecond(), null, null,
+                    st == null ? null : st.assuredInForceBytesPerSecond(),
+                    st == null ? null : st.assuredInForceBytesPerSecond() - f.assuredBytesPerSecond(),
+                    st == null ? null : st.heldRateHz(),
                     st == null ? null : st.deadlineMisses(), st == null ? null : st.overflowDrops(),
                     st == null ? null : st.backlog(), st == null ? null : st.departureBytesPerSecond(),
-                    stamped.receivedAtMillis()));
+                    stamped.atMillis(), s.stale(stamped)));
         }
         rows.sort(java.util.Comparator.comparing(FlowRow::key));
         return rows;

@@ -5,6 +5,8 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.collections.transformation.FilteredList;
 import javafx.collections.transformation.SortedList;
+import javafx.css.PseudoClass;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import org.gridstat.gui.model.ConsoleSnapshot;
@@ -12,14 +14,16 @@ import org.gridstat.gui.model.FlowKey;
 
 /**
  * Every flow in the routers, a line each, sortable by any column (click its head) and filtered by
- * the words typed in the filter field. On a pulse with new data the lines are replaced and the
- * selected flow stays selected.
+ * the words typed in the filter field. On a pulse with new data (and once a second without) the
+ * lines are replaced and the selected flow stays selected. A flow whose figures may no longer be
+ * current ({@link FlowRow#stale}) is dimmed.
  */
 public final class FlowTable implements PulseView {
     private final ObservableList<FlowRow> rows = FXCollections.observableArrayList();
     private final FilteredList<FlowRow> filtered = new FilteredList<>(rows);
     private final TableView<FlowRow> table = new TableView<>();
     private final TextField filter = new TextField();
+    private long madeAtMillis = Long.MIN_VALUE / 2;
 
     public FlowTable() {
         table.setId("flowTable");
@@ -43,15 +47,25 @@ public final class FlowTable implements PulseView {
                 Columns.of("demand", FlowRow::demand, Shown::bytesPerSecond),
                 Columns.wide(Columns.of("state", FlowRow::state, s -> s, s -> "CONGESTED".equals(s) ? "state-bad" : "state-good"), 115),
                 Columns.wide(Columns.of("AR in force", FlowRow::assuredInForce, Shown::bytesPerSecond), 110),
-                Columns.wide(Columns.of("reassignments", FlowRow::reassignments, Shown::count), 130),
-                Columns.wide(Columns.of("latency p99", FlowRow::latencyP99Ms, Shown::ms), 110),
+                Columns.wide(Columns.of("reassigned", FlowRow::reassigned, Shown::reassigned,
+                        r -> r < 0 ? "state-warn" : null), 110),
+                Columns.wide(Columns.of("held", FlowRow::heldRateHz, h -> h > 0 ? "to " + Shown.hz(h) : "no"), 80),
                 Columns.wide(Columns.of("deadline misses", FlowRow::deadlineMisses, Shown::count), 140),
                 Columns.of("drops", FlowRow::overflowDrops, Shown::count),
                 Columns.of("backlog", FlowRow::backlog, Shown::count),
                 Columns.of("sent", FlowRow::departure, Shown::bytesPerSecond)));
         table.getColumns().forEach(c -> c.setId("flowColumn-" + c.getText().replace(' ', '-')));
         table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        table.setRowFactory(t -> new TableRow<>() {
+            @Override
+            protected void updateItem(FlowRow item, boolean empty) {
+                super.updateItem(item, empty);
+                pseudoClassStateChanged(STALE, !empty && item != null && item.stale());
+            }
+        });
     }
+
+    private static final PseudoClass STALE = PseudoClass.getPseudoClass("stale");
 
     public TableView<FlowRow> table() {
         return table;
@@ -68,9 +82,11 @@ public final class FlowTable implements PulseView {
 
     @Override
     public void show(ConsoleSnapshot s, boolean changed) {
-        if (!changed) {
+        // unchanged, the lines are still made again once a second: a flow whose router fell silent ages into stale
+        if (!changed && s.takenAtMillis() - madeAtMillis < 1_000) {
             return;
         }
+        madeAtMillis = s.takenAtMillis();
         FlowRow selected = table.getSelectionModel().getSelectedItem();
         FlowKey keep = selected == null ? null : selected.key();
         rows.setAll(FlowRow.of(s));

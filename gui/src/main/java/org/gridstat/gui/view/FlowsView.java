@@ -13,6 +13,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.VBox;
 import org.gridstat.gui.action.SubscriptionActions;
+import org.gridstat.gui.feed.Resource;
 import org.gridstat.gui.model.ConsoleSnapshot;
 import org.gridstat.gui.model.NetworkTopology;
 import org.gridstat.gui.model.Variable;
@@ -25,6 +26,7 @@ public final class FlowsView implements PulseView {
     private final FlowTable flows = new FlowTable();
     private final SubscriptionTable subscriptions = new SubscriptionTable();
     private final BorderPane root = new BorderPane();
+    private final StaleBanner banner = new StaleBanner("flowsStale", null);
     private ConsoleSnapshot last;
 
     public FlowsView(SubscriptionActions actions, Consumer<FlowRow> chart) {
@@ -40,7 +42,10 @@ public final class FlowsView implements PulseView {
         modify.setOnAction(e -> actions.modify(root.getScene().getWindow(), subscriptions.selected(), false));
         group.setOnAction(e -> actions.modify(root.getScene().getWindow(), subscriptions.selected(), true));
         tearDown.setOnAction(e -> actions.tearDown(root.getScene().getWindow(), subscriptions.selected()));
-        modify.disableProperty().bind(subscriptions.table().getSelectionModel().selectedItemProperty().isNull());
+        // one action at a time: the buttons wait for the running one's outcome
+        admit.disableProperty().bind(actions.running());
+        modify.disableProperty().bind(subscriptions.table().getSelectionModel().selectedItemProperty().isNull()
+                .or(actions.running()));
         group.disableProperty().bind(modify.disableProperty());
         tearDown.disableProperty().bind(modify.disableProperty());
         Label filterLabel = new Label("_Filter");
@@ -61,7 +66,7 @@ public final class FlowsView implements PulseView {
         SplitPane split = new SplitPane(upper, lower);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.35);
-        root.setTop(bar);
+        root.setTop(new VBox(bar, banner.node()));
         root.setCenter(split);
         HBox outcome = new HBox(actions.outcome());
         outcome.setPadding(new Insets(6, 8, 6, 8));
@@ -105,5 +110,32 @@ public final class FlowsView implements PulseView {
         last = s;
         subscriptions.show(s, changed);
         flows.show(s, changed);
+        banner.show(why(s), s.live() ? 0 : s.lastGoodMillis());
+        mark(subscriptions.table(), s.staleness(Resource.SUBSCRIPTIONS) != null);
+    }
+
+    /** Why the view's figures may not be current: not live, or some flows' routers have stopped reporting. */
+    static String why(ConsoleSnapshot s) {
+        String notLive = s.staleness(Resource.FLOWS);
+        if (notLive != null) {
+            return notLive;
+        }
+        long aged = s.flows().stream().filter(s::stale).count();
+        return aged == 0 ? null : aged + (aged == 1 ? " flow's figures are" : " flows' figures are") + " more than "
+                + ConsoleSnapshot.FLOW_REPORT_STALE_MILLIS / 1000 + " s old: their routers have not reported since"
+                + " (dimmed below)";
+    }
+
+    private static void mark(javafx.scene.control.Control table, boolean stale) {
+        if (stale && !table.getStyleClass().contains("stale")) {
+            table.getStyleClass().add("stale");
+        } else if (!stale) {
+            table.getStyleClass().remove("stale");
+        }
+    }
+
+    /** The line saying why the flows may not be current, or {@code null} when hidden (for tests). */
+    public String staleText() {
+        return banner.text();
     }
 }

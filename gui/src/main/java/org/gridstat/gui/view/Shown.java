@@ -26,6 +26,17 @@ public final class Shown {
         return b + " B/s";
     }
 
+    /**
+     * What bandwidth reassignment moved an assured rate by: "+1.2 kB/s" granted, "−600 B/s" lent,
+     * "none".
+     */
+    public static String reassigned(Long delta) {
+        if (delta == null) {
+            return NONE;
+        }
+        return delta == 0 ? "none" : delta > 0 ? "+" + bytesPerSecond(delta) : "−" + bytesPerSecond(-delta);
+    }
+
     public static String count(Long n) {
         return n == null ? NONE : String.format(Locale.ROOT, "%,d", n);
     }

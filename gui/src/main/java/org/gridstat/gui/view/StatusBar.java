@@ -73,7 +73,8 @@ public final class StatusBar implements PulseView {
                 s.lastGoodMillis())) + ")"));
         BrokerStatus b = s.status() == null ? null : s.status().value();
         leader.setText(b == null ? "replica —" : "replica " + b.replica() + (b.leader() ? " (leader)" : " (standby)")
-                + (b.leader() || b.leaderApi().isEmpty() ? "" : ", leader " + b.leaderApi()));
+                + (b.leader() || b.leaderApi().isEmpty() ? "" : ", leader " + b.leaderApi())
+                + (s.live() && s.staleness(org.gridstat.gui.feed.Resource.STATUS) != null ? " (as last read)" : ""));
         if (changed) {
             int subs = s.subscriptions() == null ? 0 : s.subscriptions().value().size();
             int latched = latch.latchedCount();

@@ -11,6 +11,7 @@ import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
 import javafx.scene.text.FontWeight;
 import javafx.scene.text.TextAlignment;
+import org.gridstat.gui.feed.Resource;
 import org.gridstat.gui.model.AlarmLatch;
 import org.gridstat.gui.model.ConsoleSnapshot;
 import org.gridstat.gui.model.LinkLoad;
@@ -47,6 +48,11 @@ public final class TopologyView implements PulseView {
 
     public Pane node() {
         return pane;
+    }
+
+    /** Whether the drawing says what it shows may not be current: not live, or the topology not refreshed (for tests). */
+    public boolean marksStale() {
+        return last != null && (!last.live() || last.topology() != null && last.staleness(Resource.TOPOLOGY) != null);
     }
 
     @Override
@@ -90,9 +96,12 @@ public final class TopologyView implements PulseView {
                 drawRouter(g, r.id(), sessions.get(r.id()), alarms.latchedAt(r.id()), p[0], p[1]);
             }
         }
-        if (last.connection().kind() != org.gridstat.gui.feed.ConnectionState.Kind.LIVE) {
+        if (!last.live()) {
             text(g, "NOT LIVE: the last state the broker gave (" + Shown.age(last.dataAgeMillis()) + " old)", 12, 18, 16,
                     WARN, TextAlignment.LEFT);
+        } else if (last.staleness(Resource.TOPOLOGY) != null) {
+            text(g, "the topology as last read, " + Shown.age(last.takenAtMillis() - last.topology().atMillis())
+                    + " ago (" + last.staleness(Resource.TOPOLOGY) + ")", 12, 18, 16, WARN, TextAlignment.LEFT);
         }
         text(g, "line colour: the link's use by its flows (green below 50 %, amber below 80 %, red above);"
                 + " labels: each class's share of the link (HRT · LRT · BE)", 12, h - 40, 13, Color.BLACK, TextAlignment.LEFT);

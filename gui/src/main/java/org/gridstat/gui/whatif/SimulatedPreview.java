@@ -2,6 +2,8 @@ package org.gridstat.gui.whatif;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import org.gridstat.client.BrokerConnection;
 import org.gridstat.core.management.QosDocument;
 import org.gridstat.core.model.QosSpec;
@@ -24,6 +26,8 @@ import org.gridstat.sim.whatif.Surge;
  * a stack trace.
  */
 public final class SimulatedPreview implements AdmissionPreview {
+    /** A cancelled preview's one line. */
+    static final String CANCELLED = "preview cancelled";
     private final BrokerStateReader state;
     private final PreviewSettings settings;
 
@@ -43,6 +47,12 @@ public final class SimulatedPreview implements AdmissionPreview {
 
     @Override
     public Result preview(SubscriptionRequest request, StatedSurge surge) {
+        return preview(request, surge, () -> false);
+    }
+
+    /** Cancelled, it ends after the broker's state is read or within a simulated second of the runs. */
+    @Override
+    public Result preview(SubscriptionRequest request, StatedSurge surge, BooleanSupplier cancelled) {
         State s;
         try {
             s = state.read();
@@ -51,10 +61,12 @@ public final class SimulatedPreview implements AdmissionPreview {
         }
         try {
             Preview p = org.gridstat.sim.whatif.AdmissionPreview.preview(s, candidate(request),
-                    surge == null ? null : new Surge(surge.variable(), surge.rateHz()), settings);
+                    surge == null ? null : new Surge(surge.variable(), surge.rateHz()), settings, cancelled);
             List<String> lines = new ArrayList<>(p.lines());
             lines.add(p.costLine());
             return new Result(lines);
+        } catch (CancellationException e) {
+            return says(CANCELLED);
         } catch (PreviewTooLargeException e) {
             return says("cannot preview: the network is too large to simulate here: " + e.getMessage());
         } catch (IllegalArgumentException e) {

@@ -53,6 +53,12 @@ final class BrokerCommand implements Callable<Integer> {
             description = "Management API (HTTP/JSON) (default: ${DEFAULT-VALUE}).")
     String api;
 
+    @Option(names = "--api-advertised", paramLabel = "URL", defaultValue = "",
+            description = "The API address a standby names to clients as this replica's while it leads (a 503's"
+                    + " 'leader', /status's leaderApi): http://host:port as clients reach it (default: http:// and --api,"
+                    + " or the host's name if --api binds a wildcard such as 0.0.0.0).")
+    String apiAdvertised;
+
     @Option(names = "--session-timeout", paramLabel = "DURATION", defaultValue = "3s",
             description = "ZooKeeper session timeout: how soon a dead leader is replaced (default: ${DEFAULT-VALUE}).")
     String sessionTimeout;
@@ -100,7 +106,7 @@ final class BrokerCommand implements Callable<Integer> {
                     new ControlLimits(new ControlLiveness.Timing(DurationText.nanos(heartbeat), DurationText.nanos(heartbeatTimeout)),
                             DurationText.nanos(helloDeadline), controlMaxConnections,
                             adaptationDelay.equalsIgnoreCase("off") ? ControlLimits.NO_ADAPTATION : DurationText.nanos(adaptationDelay)),
-                    new ApiLimits(apiMaxConnections, DurationText.nanos(apiRequestDeadline)));
+                    new ApiLimits(apiMaxConnections, DurationText.nanos(apiRequestDeadline)), apiAdvertised);
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
             return 2;
@@ -112,7 +118,8 @@ final class BrokerCommand implements Callable<Integer> {
             System.err.println(e.getMessage());
             return 1;
         }
-        return Foreground.run(running, "broker " + settings.replicaId() + " running; API http://" + api + "/api/v1");
+        return Foreground.run(running, "broker " + settings.replicaId() + " running; API http://" + api + "/api/v1"
+                + " (advertised as " + running.advertisedApi() + ")");
     }
 
     private static String defaultId() {

@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 import org.gridstat.sim.Simulation;
 import org.gridstat.sim.SimulationResult;
 import org.gridstat.sim.scenario.Scenario;
@@ -40,6 +43,19 @@ public final class AdmissionPreview {
      *                                  the surge names a variable the state does not declare
      */
     public static Preview preview(State state, Candidate candidate, Surge surge, PreviewSettings settings) {
+        return preview(state, candidate, surge, settings, () -> false);
+    }
+
+    /**
+     * The same, given up when {@code cancelled} turns true: it is asked before each simulation and
+     * after each simulated second of one (each run's report interval), so a cancelled preview ends
+     * within a second of simulation, not at the end of the run.
+     *
+     * @throws CancellationException if {@code cancelled} turned true
+     */
+    public static Preview preview(State state, Candidate candidate, Surge surge, PreviewSettings settings,
+                                  BooleanSupplier cancelled) {
+        Objects.requireNonNull(cancelled, "cancelled");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(candidate, "candidate");
         Objects.requireNonNull(settings, "settings");
@@ -69,9 +85,15 @@ public final class AdmissionPreview {
                 : null;
         boolean sideBySide = PreviewLimits.sideBySide(PreviewLimits.bytesPerRun(withCandidate.size(), replay.flows().size()),
                 Runtime.getRuntime().maxMemory()) && Runtime.getRuntime().availableProcessors() > 1;
-        CompletableFuture<SimulationResult> baseline = withoutIt != null && sideBySide ? besides(withoutIt) : null;
-        SimulationResult with = Simulation.run(withIt);
-        SimulationResult without = baseline != null ? join(baseline) : withoutIt != null ? Simulation.run(withoutIt) : null;
+        LongConsumer check = done -> {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("the preview was cancelled");
+            }
+        };
+        check.accept(0);
+        CompletableFuture<SimulationResult> baseline = withoutIt != null && sideBySide ? besides(withoutIt, check) : null;
+        SimulationResult with = Simulation.run(withIt, check);
+        SimulationResult without = baseline != null ? join(baseline) : withoutIt != null ? Simulation.run(withoutIt, check) : null;
 
         Reassignments reassignments = Reassignments.read(with.decisions(), replay.flows(), simulated);
         List<FlowOutlook> flows = new ArrayList<>();
@@ -92,11 +114,11 @@ public final class AdmissionPreview {
     }
 
     /** Runs a simulation on a thread of its own: the two runs share nothing, so each is as deterministic alone. */
-    private static CompletableFuture<SimulationResult> besides(Scenario scenario) {
+    private static CompletableFuture<SimulationResult> besides(Scenario scenario, LongConsumer check) {
         CompletableFuture<SimulationResult> done = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                done.complete(Simulation.run(scenario));
+                done.complete(Simulation.run(scenario, check));
             } catch (Throwable e) {
                 done.completeExceptionally(e);
             }

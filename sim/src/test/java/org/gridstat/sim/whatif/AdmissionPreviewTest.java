@@ -76,6 +76,18 @@ class AdmissionPreviewTest {
     }
 
     @Test
+    void aCancelledPreviewEndsWithinASimulatedSecondOfBeingCancelled() {
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        // cancelled when asked the third time: before the runs, then after each simulated second
+        assertThrows(java.util.concurrent.CancellationException.class, () -> AdmissionPreview.preview(line(5), PMU2, null,
+                PreviewSettings.DEFAULT, () -> asked.incrementAndGet() >= 3));
+        assertTrue(asked.get() <= 4, "not asked through the 10 s runs: " + asked.get());
+        assertThrows(java.util.concurrent.CancellationException.class,
+                () -> AdmissionPreview.preview(line(5), PMU2, null, SHORT, () -> true), "cancelled before it began");
+        assertTrue(AdmissionPreview.preview(line(5), PMU2, null, SHORT, () -> false).admitted(), "never cancelled");
+    }
+
+    @Test
     void aCandidateThatDoesNotFitIsRefusedWithTheBrokersReason() {
         Preview p = AdmissionPreview.preview(line(1), PMU2, null, SHORT);
 
