@@ -91,7 +91,8 @@ public final class LinkClassTree implements KernelLink {
     /**
      * Builds the link and class levels of {@code plan}'s link on its device.
      *
-     * @throws HtbException             the kernel's refusal, after removing what was built
+     * @throws HtbException             the kernel's refusal, after removing what was built (a root
+     *                                  that was there already, another's, is left alone)
      * @throws IllegalArgumentException the neighbour is not an IPv4 address, or the device already
      *                                  has an HTB root (another's shaping, or one left by a router
      *                                  that did not stop: {@code gridstat htb clear} removes it)
@@ -111,22 +112,31 @@ public final class LinkClassTree implements KernelLink {
                     + " or one left behind): 'gridstat htb clear --dev " + plan.device() + "' removes it");
         }
         LinkClassTree tree = new LinkClassTree(htb, plan.device(), v4, plan.spec(), plan.flowQueue());
-        try {
-            tree.buildLinkAndClasses();
-        } catch (HtbException | RuntimeException e) {
-            tree.close();
-            throw e;
-        }
+        tree.buildLinkAndClasses();
         return tree;
     }
 
+    /**
+     * The root and the link and class levels. If the root cannot be made, nothing is removed: the
+     * root there is another's (one made since the check above, by a router of another process
+     * naming the same device). If a level after it is refused, the root made here goes again.
+     */
     private void buildLinkAndClasses() throws HtbException {
         htb.createRoot(device, UNCLASSIFIED);
-        htb.addClass(device, 0, LINK, linkRates());
-        htb.addClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
-        htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
-        for (ServiceClass c : DATA_CLASSES) {
-            htb.addClass(device, LINK, classMinor(c), classRates(c));
+        try {
+            htb.addClass(device, 0, LINK, linkRates());
+            htb.addClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
+            htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
+            for (ServiceClass c : DATA_CLASSES) {
+                htb.addClass(device, LINK, classMinor(c), classRates(c));
+            }
+        } catch (HtbException | RuntimeException e) {
+            try {
+                htb.clear(device);
+            } catch (HtbException | RuntimeException removing) {
+                e.addSuppressed(removing);
+            }
+            throw e;
         }
     }
 

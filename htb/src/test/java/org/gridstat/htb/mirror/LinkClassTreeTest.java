@@ -1,0 +1,96 @@
+package org.gridstat.htb.mirror;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.htb.Htb;
+import org.gridstat.htb.HtbUnavailableException;
+import org.gridstat.htb.netns.VethLink;
+import org.gridstat.statusrouter.spi.KernelLinkPlan;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A link's class tree on a veth pair of the test's own: what it leaves on the device when it cannot be built. */
+class LinkClassTreeTest {
+    private VethLink veth;
+    private Htb htb;
+
+    @BeforeEach
+    void pair() throws Exception {
+        String why = VethLink.whyNot();
+        assumeTrue(why == null, "network namespaces: " + why);
+        try {
+            htb = Htb.open();
+        } catch (HtbUnavailableException e) {
+            assumeTrue(false, "no kernel shaping: " + e.reason());
+        }
+        veth = VethLink.create("gsx8", "10.77.208.1/24", "10.77.208.2/24");
+    }
+
+    @AfterEach
+    void unpair() {
+        if (veth != null) {
+            veth.close();
+        }
+        if (htb != null) {
+            htb.close();
+        }
+    }
+
+    private KernelLinkPlan plan() {
+        return new KernelLinkPlan("r", "l", veth.hostDevice(), new InetSocketAddress(veth.farAddress(), 9470), null,
+                LinkSpec.ofPercent(1_000_000, 50, 30, 20, 0), FlowSpec.DEFAULT_BUFFER_EVENTS);
+    }
+
+    /**
+     * Two routers of two processes (two sockets here) naming one device and starting together:
+     * one builds its tree and keeps it; the other is refused and leaves the winner's root alone.
+     */
+    @Test
+    void ofTwoTreesBuiltAtOnceOnOneDeviceOneIsBuiltAndTheOtherLeavesItAlone() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Htb other = Htb.open()) {
+            for (int round = 0; round < 40; round++) {
+                CyclicBarrier together = new CyclicBarrier(2);
+                Future<LinkClassTree> a = pool.submit(building(htb, together));
+                Future<LinkClassTree> b = pool.submit(building(other, together));
+                LinkClassTree won = null;
+                int built = 0;
+                for (Future<LinkClassTree> f : java.util.List.of(a, b)) {
+                    try {
+                        won = f.get(10, TimeUnit.SECONDS);
+                        built++;
+                    } catch (ExecutionException refused) {
+                        // the loser: the device has a root already
+                    }
+                }
+                assertEquals(1, built, "round " + round + ": one of the two builds its tree");
+                assertEquals("htb", htb.rootQdiscKind(veth.hostDevice()), "round " + round + ": the winner's root stays");
+                assertEquals(5, htb.classes(veth.hostDevice()).size(),
+                        "round " + round + ": the winner's link, unclassified leaf and three classes");
+                won.close();
+                assertNotEquals("htb", htb.rootQdiscKind(veth.hostDevice()));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private Callable<LinkClassTree> building(Htb socket, CyclicBarrier together) {
+        return () -> {
+            together.await();
+            return LinkClassTree.build(socket, plan());
+        };
+    }
+}
