@@ -77,6 +77,8 @@ public final class LinkClassTree implements KernelLink {
     /** The scale the link and class levels have now: 1 until flows say what their packets are. */
     private double levelScale = 1;
     private final BitSet usedNodes = new BitSet(MAX_FLOWS + 1);
+    /** The device's interface index when the tree was built: another is a device made anew, without it. */
+    private int ifindex;
     private boolean closed;
 
     private LinkClassTree(Htb htb, String device, Inet4Address neighbour, LinkSpec spec, int flowQueue) {
@@ -122,6 +124,7 @@ public final class LinkClassTree implements KernelLink {
      * naming the same device). If a level after it is refused, the root made here goes again.
      */
     private void buildLinkAndClasses() throws HtbException {
+        ifindex = htb.ifindex(device);
         htb.createRoot(device, UNCLASSIFIED);
         try {
             htb.addClass(device, 0, LINK, linkRates());
@@ -298,6 +301,14 @@ public final class LinkClassTree implements KernelLink {
         if (closed) {
             throw new IllegalStateException("the class tree on " + device + " was removed");
         }
+        if (lost()) {
+            installed.clear();
+            usedNodes.clear();
+            levelScale = 1;
+            buildLinkAndClasses();
+            LOG.warn("the class tree on {} was gone (the device made anew, or its root qdisc removed): built again with"
+                    + " {} flow(s)", device, flows.size());
+        }
         Map<Long, KernelFlow> wanted = new HashMap<>();
         for (KernelFlow f : flows) {
             wanted.put(f.flowId(), f);
@@ -323,6 +334,15 @@ public final class LinkClassTree implements KernelLink {
                 installed.put(f.flowId(), new Installed(f, i.node(), rates));
             }
         }
+    }
+
+    /**
+     * Whether the kernel no longer has this tree: the device was removed and made again (its
+     * qdiscs went with the old one), or its HTB root was deleted. A device that is gone is the
+     * kernel's refusal (ENODEV).
+     */
+    private boolean lost() throws HtbException {
+        return htb.ifindex(device) != ifindex || !"htb".equals(htb.rootQdiscKind(device));
     }
 
     private void add(KernelFlow f, ClassRates rates) throws HtbException {
@@ -392,7 +412,9 @@ public final class LinkClassTree implements KernelLink {
         closed = true;
         installed.clear();
         try {
-            htb.clear(device);
+            if (htb.ifindex(device) == ifindex) { // a device made anew has none of this tree (and may have another's)
+                htb.clear(device);
+            }
         } catch (HtbException e) {
             LOG.error("removing the class tree on {}: {}", device, e.getMessage());
         }

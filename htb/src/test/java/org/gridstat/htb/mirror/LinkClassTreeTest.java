@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
@@ -11,17 +12,23 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.htb.ClassStatistics;
 import org.gridstat.htb.Htb;
 import org.gridstat.htb.HtbUnavailableException;
 import org.gridstat.htb.netns.VethLink;
+import org.gridstat.statusrouter.spi.KernelFlow;
 import org.gridstat.statusrouter.spi.KernelLinkPlan;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A link's class tree on a veth pair of the test's own: what it leaves on the device when it cannot be built. */
+/**
+ * A link's class tree on a veth pair of the test's own: what it leaves on the device when it
+ * cannot be built, and a tree the kernel lost built again.
+ */
 class LinkClassTreeTest {
     private VethLink veth;
     private Htb htb;
@@ -92,5 +99,50 @@ class LinkClassTreeTest {
             together.await();
             return LinkClassTree.build(socket, plan());
         };
+    }
+
+    /**
+     * The kernel loses a link's tree when its device is removed and made again (a driver reload,
+     * a tunnel or VLAN made anew) or its root qdisc is deleted: the next apply builds it again,
+     * with every flow, so the link does not go unshaped while the router releases at once.
+     */
+    @Test
+    void aTreeTheKernelLostIsBuiltAgainWithItsFlowsAtTheNextApply() throws Exception {
+        String dev = veth.hostDevice();
+        List<KernelFlow> flows = List.of(new KernelFlow(1, 7, ServiceClass.HRT, 20_000, 40_000, 0, 276),
+                new KernelFlow(2, 0x8000_0000_0000_0009L, ServiceClass.BE, 5_000, 5_000, 0, 276));
+        LinkClassTree tree = LinkClassTree.build(htb, plan());
+        tree.apply(flows);
+        List<ClassStatistics> built = rates(htb.classes(dev));
+
+        htb.clear(dev); // its root deleted (tc qdisc del, gridstat htb clear)
+        tree.apply(flows);
+        assertEquals(built, rates(htb.classes(dev)), "the same classes at the same rates");
+        assertEquals(2, tree.flowMinors().size());
+
+        veth.close(); // the device goes
+        assertThrows(org.gridstat.htb.HtbException.class, () -> tree.apply(flows), "no device: refused, tried again later");
+        veth = VethLink.create("gsx8", "10.77.208.1/24", "10.77.208.2/24"); // and comes back, with its default qdisc
+        tree.apply(flows);
+        assertEquals("htb", htb.rootQdiscKind(dev));
+        assertEquals(built, rates(htb.classes(dev)));
+        String filters = tcFilters(dev);
+        assertTrue(filters.contains("flowid 1:101") && filters.contains("flowid 1:102"), filters);
+
+        tree.close();
+        assertNotEquals("htb", htb.rootQdiscKind(dev), "and goes with the router");
+    }
+
+    private static String tcFilters(String dev) throws Exception {
+        Process p = new ProcessBuilder("tc", "filter", "show", "dev", dev).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        return out;
+    }
+
+    /** Each class as built: minor, parent, rates and prio (not its counters). */
+    private static List<ClassStatistics> rates(List<ClassStatistics> classes) {
+        return classes.stream().map(c -> new ClassStatistics(c.minor(), c.parentMinor(), c.leaf(), c.rateBytesPerSecond(),
+                c.ceilBytesPerSecond(), c.prio(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).toList();
     }
 }
