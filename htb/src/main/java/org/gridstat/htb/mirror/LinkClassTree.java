@@ -322,10 +322,13 @@ public final class LinkClassTree implements KernelLink {
                 remove(i);
             }
         }
+        List<Long> unplaced = new ArrayList<>();
         for (KernelFlow f : flows) {
             Installed i = installed.get(f.flowId());
             ClassRates rates = ratesOf(f, guaranteed.get(f.flowId()));
-            if (i == null) {
+            if (i == null && usedNodes.nextClearBit(1) > MAX_FLOWS) {
+                unplaced.add(f.flowId()); // the flows after it still get their changes
+            } else if (i == null) {
                 add(f, rates);
             } else if (!rates.equals(i.rates())) {
                 htb.changeClass(device, classMinor(f.serviceClass()), i.minor(), rates);
@@ -333,6 +336,11 @@ public final class LinkClassTree implements KernelLink {
             } else if (!f.equals(i.flow())) {
                 installed.put(f.flowId(), new Installed(f, i.node(), rates));
             }
+        }
+        if (!unplaced.isEmpty()) {
+            throw new IllegalStateException("link on " + device + " carries its most flows the kernel can steer ("
+                    + MAX_FLOWS + "); " + unplaced.size() + " flow(s) not shaped by the kernel: "
+                    + unplaced.subList(0, Math.min(10, unplaced.size())) + (unplaced.size() > 10 ? " ..." : ""));
         }
     }
 

@@ -145,4 +145,32 @@ class LinkClassTreeTest {
         return classes.stream().map(c -> new ClassStatistics(c.minor(), c.parentMinor(), c.leaf(), c.rateBytesPerSecond(),
                 c.ceilBytesPerSecond(), c.prio(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)).toList();
     }
+
+    /**
+     * A link carries at most 4,095 flows in the kernel (u32 nodes). A flow beyond them is said (the
+     * apply is refused, naming it) but does not hold back the others: a flow with a lower id than
+     * theirs (the broker gives a flow back its id when it is planned again) left every flow after
+     * it without its rate changes.
+     */
+    @Test
+    void aFlowBeyondTheMostTheKernelSteersDoesNotHoldBackTheOthersChanges() throws Exception {
+        LinkClassTree tree = LinkClassTree.build(htb, plan());
+        List<KernelFlow> full = new java.util.ArrayList<>();
+        for (long id = 2; id <= LinkClassTree.MAX_FLOWS + 1; id++) {
+            full.add(new KernelFlow(id, 1_000 + id, ServiceClass.BE, 100, 100, 0, 276));
+        }
+        tree.apply(full);
+        List<KernelFlow> next = new java.util.ArrayList<>(full);
+        KernelFlow last = full.get(full.size() - 1);
+        next.set(next.size() - 1, new KernelFlow(last.flowId(), last.variableId(), ServiceClass.BE, 200, 200, 0, 276));
+        next.add(0, new KernelFlow(1, 999, ServiceClass.BE, 100, 100, 0, 276));
+        IllegalStateException said = assertThrows(IllegalStateException.class, () -> tree.apply(next));
+        int minor = tree.flowMinors().get(last.flowId());
+        long rate = htb.classes(veth.hostDevice()).stream().filter(c -> c.minor() == minor).findFirst().orElseThrow()
+                .rateBytesPerSecond();
+        assertTrue(rate > 200, "the last flow's leaf at its new rate (scaled for the Ethernet header): " + rate);
+        assertFalse(tree.flowMinors().containsKey(1L));
+        assertTrue(said.getMessage().contains("not shaped by the kernel: [1]"), said.getMessage());
+        tree.close();
+    }
 }
