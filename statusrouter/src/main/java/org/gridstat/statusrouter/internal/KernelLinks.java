@@ -153,7 +153,7 @@ final class KernelLinks implements AutoCloseable {
             for (Shaped s : shaped) {
                 reconcile(s, engine, now);
                 if (s.kernelEstimator && now - s.nextEstimate >= 0) {
-                    estimate(s, dataPath, engine, now);
+                    estimate(s, dataPath, engine, clock);
                     s.nextEstimate = now + estimatorPeriodNanos;
                 }
             }
@@ -197,8 +197,12 @@ final class KernelLinks implements AutoCloseable {
         return flows;
     }
 
-    /** One estimator period of the kernel's counters, as each flow's demand on the wire, handed to the data path. */
-    private void estimate(Shaped s, Executor dataPath, ForwardingEngine<?> engine, long now) {
+    /**
+     * One estimator period of the kernel's counters, as each flow's demand on the wire, handed to the
+     * data path. Timed when they are read: the cycle's applies before them may take a while.
+     */
+    private void estimate(Shaped s, Executor dataPath, ForwardingEngine<?> engine, NanoClock clock) {
+        long now = clock.nanoTime();
         List<KernelFlowStatistics> counters;
         try {
             counters = s.kernel.statistics();
