@@ -238,10 +238,14 @@ public final class NodeConfig {
 
     /**
      * Turns YAML maps into the router's {@code key=value} lines; lists become comma-separated
-     * values. The router validates the keys and values and names the line of any mistake.
+     * values; a key given no value gives no lines. The router validates the keys and values and
+     * names the line of any mistake.
      */
     public static String[] keyValueLines(List<Map<String, Object>> entries, String section) {
         List<String> lines = new ArrayList<>();
+        if (entries == null) { // the key with no value (its entries commented out): none, as YAML's []
+            return new String[0];
+        }
         int n = 0;
         for (Map<String, Object> entry : entries) {
             n++;

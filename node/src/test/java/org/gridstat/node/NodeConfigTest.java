@@ -106,4 +106,14 @@ class NodeConfigTest {
                 write("node:\n  id: r1\nstatusRouter:\n  congestionControl: sometimes\n")));
         assertTrue(e.getMessage().contains("congestion.control must be on, local or off, got 'sometimes'"), e.getMessage());
     }
+
+    /** A list key left with no value (its entries commented out) is an empty list, not a crash. */
+    @Test
+    void aListOfTheRoutersLeftWithoutEntriesIsEmpty() throws IOException {
+        for (String key : new String[] {"kernelShaping", "links", "flows"}) {
+            Map<String, Object> r = NodeConfig.load(write("node:\n  id: r1\nstatusRouter:\n  " + key
+                    + ":\n  #  - {link: cc, device: eth1}\n")).configurations().get(NodeConfig.STATUS_ROUTER_PID);
+            assertEquals(0, ((String[]) r.get(key.equals("kernelShaping") ? "kernel.shaping" : key)).length, key);
+        }
+    }
 }

@@ -79,6 +79,8 @@ public final class LinkClassTree implements KernelLink {
     /** The scale the link and class levels have now: 1 until flows say what their packets are. */
     private double levelScale = 1;
     private final BitSet usedNodes = new BitSet(MAX_FLOWS + 1);
+    /** The device's interface index when the tree was built: another is a device made anew, without it. */
+    private int ifindex;
     private boolean closed;
 
     private LinkClassTree(Htb htb, String device, Inet4Address neighbour, LinkSpec spec, int flowQueue) {
@@ -93,7 +95,8 @@ public final class LinkClassTree implements KernelLink {
     /**
      * Builds the link and class levels of {@code plan}'s link on its device.
      *
-     * @throws HtbException             the kernel's refusal, after removing what was built
+     * @throws HtbException             the kernel's refusal, after removing what was built (a root
+     *                                  that was there already, another's, is left alone)
      * @throws IllegalArgumentException the neighbour is not an IPv4 address, or the device already
      *                                  has an HTB root (another's shaping, or one left by a router
      *                                  that did not stop: {@code gridstat htb clear} removes it)
@@ -113,24 +116,34 @@ public final class LinkClassTree implements KernelLink {
                     + " or one left behind): 'gridstat htb clear --dev " + plan.device() + "' removes it");
         }
         LinkClassTree tree = new LinkClassTree(htb, plan.device(), v4, plan.spec(), plan.flowQueue());
-        try {
-            tree.buildLinkAndClasses();
-        } catch (HtbException | RuntimeException e) {
-            tree.close();
-            throw e;
-        }
+        tree.buildLinkAndClasses();
         return tree;
     }
 
+    /**
+     * The root and the link and class levels. If the root cannot be made, nothing is removed: the
+     * root there is another's (one made since the check above, by a router of another process
+     * naming the same device). If a level after it is refused, the root made here goes again.
+     */
     private void buildLinkAndClasses() throws HtbException {
+        ifindex = htb.ifindex(device);
         htb.createRoot(device, UNCLASSIFIED);
-        htb.addClass(device, 0, LINK, linkRates());
-        htb.addClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
-        htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
-        for (ServiceClass c : DATA_CLASSES) {
-            ClassRates r = classRates(c);
-            htb.addClass(device, LINK, classMinor(c), r);
-            classApplied.put(c, r);
+        try {
+            htb.addClass(device, 0, LINK, linkRates());
+            htb.addClass(device, LINK, UNCLASSIFIED, unclassifiedRates());
+            htb.setLeafQueue(device, UNCLASSIFIED, UNCLASSIFIED_QUEUE);
+            for (ServiceClass c : DATA_CLASSES) {
+                ClassRates r = classRates(c);
+                htb.addClass(device, LINK, classMinor(c), r);
+                classApplied.put(c, r);
+            }
+        } catch (HtbException | RuntimeException e) {
+            try {
+                htb.clear(device);
+            } catch (HtbException | RuntimeException removing) {
+                e.addSuppressed(removing);
+            }
+            throw e;
         }
     }
 
@@ -319,6 +332,14 @@ public final class LinkClassTree implements KernelLink {
         if (closed) {
             throw new IllegalStateException("the class tree on " + device + " was removed");
         }
+        if (lost()) {
+            installed.clear();
+            usedNodes.clear();
+            levelScale = 1;
+            buildLinkAndClasses();
+            LOG.warn("the class tree on {} was gone (the device made anew, or its root qdisc removed): built again with"
+                    + " {} flow(s)", device, flows.size());
+        }
         Map<Long, KernelFlow> wanted = new HashMap<>();
         for (KernelFlow f : flows) {
             wanted.put(f.flowId(), f);
@@ -332,10 +353,13 @@ public final class LinkClassTree implements KernelLink {
                 remove(i);
             }
         }
+        List<Long> unplaced = new ArrayList<>();
         for (KernelFlow f : flows) {
             Installed i = installed.get(f.flowId());
             ClassRates rates = ratesOf(f, guaranteed.get(f.flowId()));
-            if (i == null) {
+            if (i == null && usedNodes.nextClearBit(1) > MAX_FLOWS) {
+                unplaced.add(f.flowId()); // the flows after it still get their changes
+            } else if (i == null) {
                 add(f, rates);
             } else if (!rates.equals(i.rates())) {
                 htb.changeClass(device, classMinor(f.serviceClass()), i.minor(), rates);
@@ -345,6 +369,20 @@ public final class LinkClassTree implements KernelLink {
             }
         }
         followLeaves();
+        if (!unplaced.isEmpty()) {
+            throw new IllegalStateException("link on " + device + " carries its most flows the kernel can steer ("
+                    + MAX_FLOWS + "); " + unplaced.size() + " flow(s) not shaped by the kernel: "
+                    + unplaced.subList(0, Math.min(10, unplaced.size())) + (unplaced.size() > 10 ? " ..." : ""));
+        }
+    }
+
+    /**
+     * Whether the kernel no longer has this tree: the device was removed and made again (its
+     * qdiscs went with the old one), or its HTB root was deleted. A device that is gone is the
+     * kernel's refusal (ENODEV).
+     */
+    private boolean lost() throws HtbException {
+        return htb.ifindex(device) != ifindex || !"htb".equals(htb.rootQdiscKind(device));
     }
 
     private void add(KernelFlow f, ClassRates rates) throws HtbException {
@@ -414,7 +452,9 @@ public final class LinkClassTree implements KernelLink {
         closed = true;
         installed.clear();
         try {
-            htb.clear(device);
+            if (htb.ifindex(device) == ifindex) { // a device made anew has none of this tree (and may have another's)
+                htb.clear(device);
+            }
         } catch (HtbException e) {
             LOG.error("removing the class tree on {}: {}", device, e.getMessage());
         }

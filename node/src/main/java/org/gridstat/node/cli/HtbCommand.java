@@ -147,7 +147,8 @@ final class HtbCommand {
         String to;
 
         @Option(names = "--flow", paramLabel = "KEY=VALUE,...",
-                description = "A flow: id=N variable=N class=HRT|LRT|BE rate=B/s [ceil=B/s], keys separated by commas;"
+                description = "A flow: [id=N] variable=ID class=HRT|LRT|BE rate=B/s [ceil=B/s], keys separated by commas"
+                        + " (the variable decimal or 0x hexadecimal, as its events carry it; ids and variables once each);"
                         + " repeatable.")
         List<String> flows = new ArrayList<>();
 
@@ -163,6 +164,8 @@ final class HtbCommand {
                     throw new IllegalArgumentException("--to " + to + " is not an IPv4 address");
                 }
                 neighbour = v4;
+                java.util.Set<Long> ids = new java.util.HashSet<>();
+                java.util.Set<Long> variables = new java.util.HashSet<>();
                 for (String f : flows) {
                     ConfigLine line = new ConfigLine(f.replace(',', ' '), java.util.Set.of("id", "variable", "class", "rate", "ceil"));
                     long rate = line.number("rate", 0);
@@ -170,12 +173,31 @@ final class HtbCommand {
                     if (rate <= 0 || ceil < rate) {
                         throw line.error("rate must be positive and ceil at least the rate");
                     }
-                    ServiceClass c = ServiceClass.valueOf(line.text("class").toUpperCase(java.util.Locale.ROOT));
+                    ServiceClass c;
+                    try {
+                        c = ServiceClass.valueOf(line.text("class").toUpperCase(java.util.Locale.ROOT));
+                    } catch (IllegalArgumentException notAClass) {
+                        c = ServiceClass.CONTROL;
+                    }
                     if (c == ServiceClass.CONTROL) {
                         throw line.error("class must be HRT, LRT or BE");
                     }
-                    kernelFlows.add(new KernelFlow(line.number("id", kernelFlows.size() + 1), line.number("variable", 0), c,
-                            rate, ceil, 0, 0));
+                    // as the router's flows: decimal or 0x hexadecimal, unsigned 64-bit, not 0
+                    long variable;
+                    try {
+                        variable = org.gridstat.core.model.VariableId.parse(line.text("variable")).value();
+                    } catch (IllegalArgumentException bad) {
+                        throw line.error(bad.getMessage());
+                    }
+                    long id = line.number("id", kernelFlows.size() + 1);
+                    // one leaf and filter per flow, one flow per variable on a link (as the router's engine)
+                    if (!ids.add(id)) {
+                        throw line.error("flow id " + id + " is given twice");
+                    }
+                    if (!variables.add(variable)) {
+                        throw line.error("variable " + Long.toUnsignedString(variable) + " has a flow already");
+                    }
+                    kernelFlows.add(new KernelFlow(id, variable, c, rate, ceil, 0, 0));
                 }
             } catch (IllegalArgumentException | java.net.UnknownHostException e) {
                 spec.commandLine().getErr().println(e.getMessage());

@@ -85,4 +85,47 @@ class HtbCommandTest {
         assertEquals(2, badFlow.code());
         assertTrue(badFlow.err().contains("rate"), badFlow.err());
     }
+
+    /** Variable ids are unsigned 64-bit, as events carry them: the high bit set, decimal or 0x hexadecimal. */
+    @Test
+    void aFlowsVariableIsTheIdItsEventsCarryHighBitIncludedInDecimalOrHexadecimal() throws Exception {
+        String dev = veth.hostDevice();
+        CommandRun apply = CommandRun.of("htb", "--dev", dev, "apply", "--capacity", "100000", "--to", "10.77.41.2",
+                "--flow", "id=1,variable=0x8000000000000007,class=HRT,rate=20000",
+                "--flow", "id=2,variable=18446744073709551614,class=BE,rate=5000");
+        assertEquals(0, apply.code(), apply.err());
+        String filters = tc("filter", "show", "dev", dev);
+        assertTrue(filters.contains("match 80000000/ffffffff at 36") && filters.contains("match 00000007/ffffffff at 40"),
+                "flow 1's variable in the payload's bytes 8-15: " + filters);
+        assertTrue(filters.contains("match ffffffff/ffffffff at 36") && filters.contains("match fffffffe/ffffffff at 40"),
+                "flow 2's: " + filters);
+        assertEquals(0, CommandRun.of("htb", "--dev", dev, "clear").code());
+    }
+
+    /** One leaf and one filter a flow, one flow a variable (as the router's engine): what would clash is refused. */
+    @Test
+    void aFlowIdOrVariableGivenTwiceOrAVariableThatIsNoIdIsRefusedAndTheDeviceIsLeftAlone() throws Exception {
+        String dev = veth.hostDevice();
+        String before = tc("qdisc", "show", "dev", dev);
+        String[][] bad = {
+                {"id=1,variable=7,class=HRT,rate=1000", "id=1,variable=8,class=BE,rate=1000"},
+                {"id=2,variable=7,class=HRT,rate=1000", "variable=8,class=BE,rate=1000"}, // the second's id is 2 too
+                {"id=1,variable=7,class=HRT,rate=1000", "id=2,variable=0x7,class=BE,rate=1000"},
+                {"id=1,variable=0,class=HRT,rate=1000"},
+                {"id=1,class=HRT,rate=1000"},
+                {"id=1,variable=seven,class=HRT,rate=1000"},
+                {"id=1,variable=7,class=urgent,rate=1000"}};
+        for (String[] flows : bad) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("htb", "--dev", dev, "apply",
+                    "--capacity", "100000", "--to", "10.77.41.2"));
+            for (String f : flows) {
+                args.add("--flow");
+                args.add(f);
+            }
+            CommandRun run = CommandRun.of(args.toArray(new String[0]));
+            assertEquals(2, run.code(), String.join(" ", flows) + ": " + run.err());
+            assertTrue(run.err().contains("variable") || run.err().contains("id") || run.err().contains("class"), run.err());
+            assertEquals(before, tc("qdisc", "show", "dev", dev), "nothing built");
+        }
+    }
 }

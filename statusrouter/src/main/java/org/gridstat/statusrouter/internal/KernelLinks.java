@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * (the broker's reservations with congestion control's reassignments over them) and, when they
  * differ from what it last applied, applies them: a reconciliation, so a change is never queued
  * without bound, a burst of changes costs one apply, and a refused apply is tried again at the
- * next poll. For a link whose demand comes from the kernel, it also reads the kernel's counters
- * each estimator period and gives each flow its demand on the data path.
+ * next poll; flows that did not change are applied again every {@link #REAPPLY_NANOS}, so a tree
+ * the kernel lost (its device made anew) is built again. For a link whose demand comes from the
+ * kernel, it also reads the kernel's counters each estimator period and gives each flow its
+ * demand on the data path.
  *
  * <p>A link the kernel cannot shape (no kernel-shaping bundle, no privilege, no HTB, an unknown
  * device) is said once in the log and shaped by the router; a data plane never fails for it.
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
 final class KernelLinks implements AutoCloseable {
     /** How often the kernel trees are brought in step with the flows: a reassignment reaches the kernel within it. */
     static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Flows that did not change are applied again this often: a tree the kernel lost is built again. */
+    static final long REAPPLY_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** A link whose apply keeps failing is logged at most this often. */
     private static final long LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final Logger LOG = LoggerFactory.getLogger(KernelLinks.class);
@@ -49,6 +53,7 @@ final class KernelLinks implements AutoCloseable {
         final KernelLink kernel;
         final boolean kernelEstimator;
         List<KernelFlow> applied;
+        long appliedAt;
         long lastFailureLog = Long.MIN_VALUE;
         long nextEstimate;
         long lastEstimate;
@@ -148,7 +153,7 @@ final class KernelLinks implements AutoCloseable {
             for (Shaped s : shaped) {
                 reconcile(s, engine, now);
                 if (s.kernelEstimator && now - s.nextEstimate >= 0) {
-                    estimate(s, dataPath, engine, now);
+                    estimate(s, dataPath, engine, clock);
                     s.nextEstimate = now + estimatorPeriodNanos;
                 }
             }
@@ -159,12 +164,13 @@ final class KernelLinks implements AutoCloseable {
     /** Applies the link's flows if they changed since the last apply. */
     private void reconcile(Shaped s, ForwardingEngine<?> engine, long now) {
         List<KernelFlow> flows = flowsOf(engine, s.index);
-        if (flows.equals(s.applied)) {
+        if (flows.equals(s.applied) && now - s.appliedAt < REAPPLY_NANOS) {
             return;
         }
         try {
             s.kernel.apply(flows);
             s.applied = flows;
+            s.appliedAt = now;
             applies.incrementAndGet();
         } catch (Exception e) { // tried again at the next poll
             failures.incrementAndGet();
@@ -191,8 +197,12 @@ final class KernelLinks implements AutoCloseable {
         return flows;
     }
 
-    /** One estimator period of the kernel's counters, as each flow's demand on the wire, handed to the data path. */
-    private void estimate(Shaped s, Executor dataPath, ForwardingEngine<?> engine, long now) {
+    /**
+     * One estimator period of the kernel's counters, as each flow's demand on the wire, handed to the
+     * data path. Timed when they are read: the cycle's applies before them may take a while.
+     */
+    private void estimate(Shaped s, Executor dataPath, ForwardingEngine<?> engine, NanoClock clock) {
+        long now = clock.nanoTime();
         List<KernelFlowStatistics> counters;
         try {
             counters = s.kernel.statistics();

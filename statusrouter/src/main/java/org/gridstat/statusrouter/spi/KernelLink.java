@@ -10,7 +10,9 @@ public interface KernelLink extends AutoCloseable {
     /**
      * Makes the kernel's flows those given: adds what is new, changes the rates that moved (the
      * broker's reservations and congestion control's reassignments alike), removes what is gone.
-     * Idempotent: the same list again changes nothing in the kernel.
+     * Idempotent: the same list again changes nothing in the kernel, unless the kernel lost the
+     * tree (its device removed and made again, its root qdisc deleted), which it builds again: the
+     * router applies its flows again about once a second when they do not change.
      *
      * @throws Exception naming the operation the kernel refused; what was applied before it stays
      */

@@ -2,7 +2,11 @@ package org.gridstat.statusrouter.internal;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.gridstat.core.forward.EventReferences;
 import org.gridstat.core.forward.FlowCommand;
 import org.gridstat.core.forward.FlowEntry;
@@ -13,6 +17,8 @@ import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.sched.LinkSpec;
 import org.gridstat.statusrouter.spi.KernelFlow;
 import org.gridstat.statusrouter.spi.KernelFlowStatistics;
+import org.gridstat.statusrouter.spi.KernelLink;
+import org.gridstat.statusrouter.spi.KernelShaping;
 import org.junit.jupiter.api.Test;
 
 /** What the kernel is told of a link's flows, and what its counters say of their demand. */
@@ -86,5 +92,68 @@ class KernelLinksTest {
         assertEquals(4_200, engine.statistics(0).flow(1).queue().demandRate(), 1e-9);
         engine.tick(S); // a period with no arrivals does not undo it
         assertEquals(4_200, engine.statistics(0).flow(1).queue().demandRate(), 1e-9);
+    }
+
+    /**
+     * A flow's demand from the kernel is the bytes its class took in over the time between the two
+     * readings of its counters. An apply before a reading (a slow one here: a second, as the
+     * kernel's answers to a large tree can take) must not count as time the bytes were taken in over:
+     * the demand was 1 % or 100 times what the class took in.
+     */
+    @Test
+    void theKernelsDemandIsMeasuredOverTheTimeBetweenItsReadingsNotAroundAnApply() throws Exception {
+        ForwardingEngine<String> engine = new ForwardingEngine<>(
+                List.of(LinkSpec.withDefaultShares(10_000).shapedInKernel(true)), 8, REFS,
+                new EstimatorSettings(PERIOD, 0.5), 0);
+        engine.submit(FlowCommand.install(new FlowEntry(1, 42, 0, FlowSpec.of(1, ServiceClass.HRT, 3_000, 0, 8_000, 20, ""),
+                new long[0], 0, 0)));
+        engine.applyCommands(0);
+        // the router's clock, with a second added inside every other apply (the apply that took that long)
+        AtomicLong slept = new AtomicLong();
+        org.gridstat.core.time.NanoClock clock = () -> System.nanoTime() + slept.get();
+        long origin = clock.nanoTime();
+        long rate = 5_000; // bytes a second the flow's class takes in, by the router's clock
+        AtomicInteger applies = new AtomicInteger();
+        KernelShaping kernel = plan -> new KernelLink() {
+            @Override
+            public void apply(List<KernelFlow> flows) {
+                if (applies.incrementAndGet() % 2 == 1) {
+                    slept.addAndGet(S);
+                }
+            }
+
+            @Override
+            public List<KernelFlowStatistics> statistics() {
+                long bytes = (clock.nanoTime() - origin) * rate / S;
+                return List.of(new KernelFlowStatistics(1, bytes, bytes / 100, 0, 0, 0));
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        RouterSettings settings = RouterSettings.of("k1", "127.0.0.1:0", 1, "auto", 1 << 20,
+                        new String[] {"name=sub address=127.0.0.1:9 capacity=10000"}, new String[0], new String[0], S, 0.5, 8)
+                .withKernelShaping(new String[] {"link=sub device=gs0 estimator=kernel"}, kernel);
+        List<Double> demands = new CopyOnWriteArrayList<>();
+        KernelLinks links = KernelLinks.open(settings);
+        try {
+            // every poll reads the counters (a period of 1 ns); each measure is handed to the data path at once
+            links.start(engine, r -> {
+                r.run();
+                demands.add(engine.statistics(0).flow(1).queue().demandRate());
+            }, clock, 1);
+            long deadline = System.nanoTime() + 3 * S;
+            while (applies.get() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } finally {
+            links.close();
+        }
+        assertTrue(applies.get() >= 4, "applied again once a second: " + applies.get());
+        assertFalse(demands.isEmpty());
+        for (double d : new ArrayList<>(demands)) {
+            assertEquals(rate, d, rate * 0.2, "each period's demand: " + demands);
+        }
     }
 }

@@ -117,6 +117,25 @@ class KernelShapedLinkRouterTest {
         }
     }
 
+    /** So a tree the kernel lost (its device made anew, its root deleted) is built again though nothing changed. */
+    @Test
+    void flowsThatDoNotChangeAreAppliedAgainAboutOnceASecond() throws Exception {
+        RecordingShaping kernel = new RecordingShaping(null);
+        try (DatagramChannel sub = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            int port = ((InetSocketAddress) sub.getLocalAddress()).getPort();
+            try (DataPlane router = DataPlane.start(settings(port, new String[] {"link=sub device=gs0"}, kernel))) {
+                List<KernelFlow> first = await(kernel, flows -> !flows.isEmpty());
+                int applies = kernel.applied.size();
+                long deadline = System.nanoTime() + 3 * S;
+                while (kernel.applied.size() == applies && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertTrue(kernel.applied.size() > applies, "applied again within 3 s");
+                assertEquals(first, kernel.applied.get(kernel.applied.size() - 1), "the same flows");
+            }
+        }
+    }
+
     @Test
     void aKernelShapedLinkSendsEachEventInADatagramOfItsOwnWhereTheRouterWouldPackThem() throws Exception {
         assertEquals(12, datagramsFor12Events(new String[] {"link=sub device=gs0"}, new RecordingShaping(null)));
