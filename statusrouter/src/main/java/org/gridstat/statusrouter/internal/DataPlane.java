@@ -348,11 +348,14 @@ final class DataPlane implements AutoCloseable {
             for (Channel ch : egress) {
                 ch.close().syncUninterruptibly();
             }
-            if (kernelLinks != null) {
-                kernelLinks.close();
-            }
         } finally {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            try {
+                if (kernelLinks != null) { // whatever failed above, the devices are left as they were
+                    kernelLinks.close();
+                }
+            } finally {
+                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            }
         }
     }
 }

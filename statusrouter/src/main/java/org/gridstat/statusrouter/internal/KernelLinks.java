@@ -84,6 +84,13 @@ final class KernelLinks implements AutoCloseable {
     static KernelLinks open(RouterSettings settings) {
         KernelLinks k = new KernelLinks(settings.nodeId, settings.links.size());
         KernelShapingSettings ks = settings.kernelShaping;
+        for (KernelShapingSettings.Link line : ks.links) {
+            if (settings.links.stream().noneMatch(l -> l.name.equals(line.name()))) {
+                LOG.warn("router {}: kernel.shaping names link '{}', which is not among its out-links {}: nothing is shaped"
+                        + " for it until a link of that name comes (from the broker)", settings.nodeId, line.name(),
+                        settings.links.stream().map(l -> l.name).toList());
+            }
+        }
         for (int i = 0; i < settings.links.size(); i++) {
             OutLinkConfig link = settings.links.get(i);
             KernelShapingSettings.Link line = ks.of(link.name);
