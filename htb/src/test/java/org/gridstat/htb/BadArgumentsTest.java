@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.gridstat.htb.netns.VethLink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -24,7 +20,7 @@ import org.junit.jupiter.api.function.Executable;
  * to the default class), a burst longer than the kernel's buffer can hold (ERANGE). ClassRates
  * refuses a rate of 0, a ceil below the rate, bursts of 0, a prio outside 0..7.
  */
-class BadArgumentsTest {
+class BadArgumentsTest extends VethPairTest {
     private static final int ENOENT = 2;
     private static final int EBUSY = 16;
     private static final int EEXIST = 17;
@@ -32,30 +28,8 @@ class BadArgumentsTest {
     private static final int EINVAL = 22;
     private static final int ERANGE = 34;
 
-    private VethLink link;
-    private Htb htb;
-    private String dev;
-
-    @BeforeAll
-    static void kernel() {
-        KernelShaping.assumeAvailable();
-    }
-
-    @BeforeEach
-    void wire() throws Exception {
-        link = VethLink.create("gsh5", "10.77.5.1/24", "10.77.5.2/24");
-        dev = link.hostDevice();
-        htb = Htb.open();
-    }
-
-    @AfterEach
-    void unwire() {
-        if (htb != null) {
-            htb.close();
-        }
-        if (link != null) {
-            link.close();
-        }
+    BadArgumentsTest() {
+        super("gsh5", 5);
     }
 
     @Test

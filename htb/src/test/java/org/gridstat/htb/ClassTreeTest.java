@@ -8,10 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.gridstat.htb.netns.VethLink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,38 +15,16 @@ import org.junit.jupiter.api.Test;
  * prios 0, 1, 2, flow leaves under them and a default leaf, as tc shows them and as classes() reads
  * them.
  */
-class ClassTreeTest {
+class ClassTreeTest extends VethPairTest {
     private static final int LINK = 0x1;
     private static final int DEFAULT_LEAF = 0x2;
 
-    private VethLink link;
-    private Htb htb;
-    private String dev;
-
-    @BeforeAll
-    static void kernel() {
-        KernelShaping.assumeAvailable();
-    }
-
-    @BeforeEach
-    void wire() throws Exception {
-        link = VethLink.create("gsh1", "10.77.1.1/24", "10.77.1.2/24");
-        dev = link.hostDevice();
-        htb = Htb.open();
-    }
-
-    @AfterEach
-    void unwire() {
-        if (htb != null) {
-            htb.close();
-        }
-        if (link != null) {
-            link.close();
-        }
-    }
-
     /** A class as configured: minor, parent minor, rates; leaf as it ends up. */
     private record Configured(int minor, int parent, boolean leaf, ClassRates rates) {
+    }
+
+    ClassTreeTest() {
+        super("gsh1", 1);
     }
 
     @Test

@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
-import org.gridstat.htb.netns.VethLink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * the leaf's rate being halved live: over a veth pair into a namespace, the receiver's socket opened
  * there.
  */
-class LiveRateChangeTest {
+class LiveRateChangeTest extends VethPairTest {
     private static final int LINK = 0x1;
     private static final int DEFAULT_LEAF = 0x2;
     private static final int CLASS_NODE = 0x10;
@@ -29,30 +25,8 @@ class LiveRateChangeTest {
     private static final long LEAF_RATE = 200_000;
     private static final double TOLERANCE = 0.20;
 
-    private VethLink link;
-    private Htb htb;
-    private String dev;
-
-    @BeforeAll
-    static void kernel() {
-        KernelShaping.assumeAvailable();
-    }
-
-    @BeforeEach
-    void wire() throws Exception {
-        link = VethLink.create("gsh2", "10.77.2.1/24", "10.77.2.2/24");
-        dev = link.hostDevice();
-        htb = Htb.open();
-    }
-
-    @AfterEach
-    void unwire() {
-        if (htb != null) {
-            htb.close();
-        }
-        if (link != null) {
-            link.close();
-        }
+    LiveRateChangeTest() {
+        super("gsh2", 2);
     }
 
     @Test

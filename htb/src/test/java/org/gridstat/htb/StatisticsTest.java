@@ -9,14 +9,10 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.gridstat.htb.netns.VethLink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** After traffic, the counters classes() reads are the ones tc prints. */
-class StatisticsTest {
+class StatisticsTest extends VethPairTest {
     private static final int LINK = 0x1;
     private static final int DEFAULT_LEAF = 0x2;
     private static final int CLASS_NODE = 0x10;
@@ -25,30 +21,8 @@ class StatisticsTest {
     private static final int FLOW_PORT = 4_000;
     private static final int OTHER_PORT = 4_001;
 
-    private VethLink link;
-    private Htb htb;
-    private String dev;
-
-    @BeforeAll
-    static void kernel() {
-        KernelShaping.assumeAvailable();
-    }
-
-    @BeforeEach
-    void wire() throws Exception {
-        link = VethLink.create("gsh3", "10.77.3.1/24", "10.77.3.2/24");
-        dev = link.hostDevice();
-        htb = Htb.open();
-    }
-
-    @AfterEach
-    void unwire() {
-        if (htb != null) {
-            htb.close();
-        }
-        if (link != null) {
-            link.close();
-        }
+    StatisticsTest() {
+        super("gsh3", 3);
     }
 
     @Test

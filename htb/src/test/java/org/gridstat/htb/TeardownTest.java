@@ -8,40 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Inet4Address;
-import org.gridstat.htb.netns.VethLink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** clear() leaves the interface's qdiscs and filters as they were before createRoot, and touches no one else's. */
-class TeardownTest {
+class TeardownTest extends VethPairTest {
     private static final int EEXIST = 17;
 
-    private VethLink link;
-    private Htb htb;
-    private String dev;
-
-    @BeforeAll
-    static void kernel() {
-        KernelShaping.assumeAvailable();
-    }
-
-    @BeforeEach
-    void wire() throws Exception {
-        link = VethLink.create("gsh4", "10.77.4.1/24", "10.77.4.2/24");
-        dev = link.hostDevice();
-        htb = Htb.open();
-    }
-
-    @AfterEach
-    void unwire() {
-        if (htb != null) {
-            htb.close();
-        }
-        if (link != null) {
-            link.close();
-        }
+    TeardownTest() {
+        super("gsh4", 4);
     }
 
     @Test
