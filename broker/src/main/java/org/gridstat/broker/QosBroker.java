@@ -189,7 +189,7 @@ public final class QosBroker implements AutoCloseable {
                                 ? org.gridstat.broker.control.AlarmLog.Kind.ADAPTED
                                 : o.kind() == org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.REFUSED
                                 ? org.gridstat.broker.control.AlarmLog.Kind.ADAPTATION_REFUSED
-                                : org.gridstat.broker.control.AlarmLog.Kind.GENERAL, o.toString());
+                                : org.gridstat.broker.control.AlarmLog.Kind.GENERAL, "flow " + o.flowId(), o.toString());
                         LOG.warn("global adaptation: {}", o);
                     });
             control.onShortfall((router, sample) -> adaptation.unmet(router, sample.flowId(),

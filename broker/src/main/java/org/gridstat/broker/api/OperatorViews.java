@@ -99,6 +99,7 @@ final class OperatorViews {
             m.put("source", a.source());
             m.put("kind", a.kind().name());
             m.put("severity", a.severity().name());
+            m.put("subject", a.subject());
             m.put("message", a.message());
             m.put("count", a.count());
             m.put("firstSeen", time(a.firstSeenMillis()));

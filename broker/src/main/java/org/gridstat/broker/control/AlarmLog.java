@@ -10,7 +10,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The broker's recent alarms for operators, typed and folded: an alarm that repeats (same source,
- * kind and message) raises its count and last-seen time instead of taking another place.
+ * kind and subject) raises its count and last-seen time instead of taking another place. The
+ * subject is what the alarm is about: the message itself unless the raiser names one (a flow whose
+ * congestion alarm carries changing figures is one alarm, its message the latest).
  *
  * <p>Two bounded lists keep the control plane's own decisions (a router refusing an install, a
  * lost router) apart from network noise (malformed frames, protocol violations, peers' exception
@@ -92,8 +94,13 @@ public final class AlarmLog {
         }
     }
 
-    /** One alarm, folded: how many times it was raised, first and last (ms since 1970). */
-    public record Alarm(String source, Kind kind, String message, long count, long firstSeenMillis, long lastSeenMillis) {
+    /**
+     * One alarm, folded: how many times it was raised, first and last (ms since 1970).
+     *
+     * @param subject what it folds by beside its source and kind: the raiser's subject, or the message
+     */
+    public record Alarm(String source, Kind kind, String subject, String message, long count, long firstSeenMillis,
+                        long lastSeenMillis) {
         public Category category() {
             return kind.category();
         }
@@ -103,7 +110,7 @@ public final class AlarmLog {
         }
     }
 
-    private record Key(String source, Kind kind, String message) {
+    private record Key(String source, Kind kind, String subject) {
     }
 
     private final int capacity;
@@ -158,14 +165,25 @@ public final class AlarmLog {
      * @return false if it was noise over the rate limit and only counted, or folded into an alarm
      *         of a kind folded by source (already told)
      */
-    public synchronized boolean raise(String source, Kind kind, String message) {
+    public boolean raise(String source, Kind kind, String message) {
+        return raise(source, kind, null, message);
+    }
+
+    /**
+     * Records an alarm about {@code subject} (e.g. "flow 12"; {@code null}: the message is the
+     * subject), or folds it into the one about the same subject seen before, its message replaced.
+     *
+     * @return as {@link #raise(String, Kind, String)}
+     */
+    public synchronized boolean raise(String source, Kind kind, String subject, String message) {
         long now = clockMillis.getAsLong();
         if (kind.category() == Category.NOISE && !takeNoiseToken(now)) {
             noiseSuppressed++;
             return false;
         }
         String text = clean(message, MAX_MESSAGE);
-        Key key = new Key(clean(source, MAX_SOURCE), kind, kind.foldsBySource ? "" : text);
+        Key key = new Key(clean(source, MAX_SOURCE), kind,
+                kind.foldsBySource ? "" : subject == null ? text : clean(subject, MAX_MESSAGE));
         LinkedHashMap<Key, Alarm> list = lists.get(kind.category());
         Alarm before = list.remove(key); // re-inserted last: the list stays ordered by last seen
         if (before == null && list.size() == capacity) {
@@ -174,8 +192,8 @@ public final class AlarmLog {
             oldest.remove();
             dropped.merge(kind.category(), 1L, Long::sum);
         }
-        list.put(key, before == null ? new Alarm(key.source(), kind, text, 1, now, now)
-                : new Alarm(key.source(), kind, text, before.count() + 1, before.firstSeenMillis(), now));
+        list.put(key, before == null ? new Alarm(key.source(), kind, key.subject(), text, 1, now, now)
+                : new Alarm(key.source(), kind, key.subject(), text, before.count() + 1, before.firstSeenMillis(), now));
         return before == null || !kind.foldsBySource;
     }
 

@@ -417,7 +417,7 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
                 int ignored = reports.accept(router, report, desired.getOrDefault(router, Map.of()), s -> {
                     String why = "flow " + s.flowId() + " needs " + s.shortfall() + " B/s more than congestion control"
                             + " found on its link (assured " + s.assuredRate() + " B/s)";
-                    alarms.raise(router, AlarmLog.Kind.CONGESTION_UNMET, why);
+                    alarms.raise(router, AlarmLog.Kind.CONGESTION_UNMET, "flow " + s.flowId(), why);
                     LOG.warn("router {}: {}", router, why);
                     shortfalls.accept(router, s);
                 });

@@ -18,6 +18,21 @@ class AlarmLogTest {
     }
 
     @Test
+    void alarmsAboutOneSubjectFoldIntoOneWhateverTheirFiguresAndKeepTheLatestMessage() {
+        AlarmLog log = log(10);
+        for (int i = 0; i < 30; i++) {
+            log.raise("r2", Kind.CONGESTION_UNMET, "flow 12", "flow 12 needs " + (100 + i) + " B/s more");
+            now.addAndGet(1_000);
+        }
+        log.raise("r2", Kind.CONGESTION_UNMET, "flow 13", "flow 13 needs 5 B/s more");
+        List<Alarm> kept = log.recent(Category.DECISION);
+        assertEquals(2, kept.size(), "one per flow, not one per figure");
+        assertEquals(new Alarm("r2", Kind.CONGESTION_UNMET, "flow 12", "flow 12 needs 129 B/s more", 30, 1_000_000, 1_029_000),
+                kept.get(0));
+        assertEquals("flow 13", kept.get(1).subject());
+    }
+
+    @Test
     void aRepeatedAlarmIsFoldedWithItsCountAndFirstAndLastSeen() {
         AlarmLog log = log(10);
         log.raise("r2", Kind.INSTALL_REFUSED, "router r2 has no out-link 'ccx'");
@@ -28,8 +43,10 @@ class AlarmLogTest {
 
         List<Alarm> kept = log.recent(Category.DECISION);
         assertEquals(List.of(
-                new Alarm("r3", Kind.INSTALL_REFUSED, "router r3 has no out-link 'ccx'", 1, 1_005_000, 1_005_000),
-                new Alarm("r2", Kind.INSTALL_REFUSED, "router r2 has no out-link 'ccx'", 2, 1_000_000, 1_010_000)), kept,
+                new Alarm("r3", Kind.INSTALL_REFUSED, "router r3 has no out-link 'ccx'", "router r3 has no out-link 'ccx'", 1,
+                        1_005_000, 1_005_000),
+                new Alarm("r2", Kind.INSTALL_REFUSED, "router r2 has no out-link 'ccx'", "router r2 has no out-link 'ccx'", 2,
+                        1_000_000, 1_010_000)), kept,
                 "folded, least recently seen first");
         assertEquals(Category.DECISION, kept.get(0).category());
         assertEquals(AlarmLog.Severity.CRITICAL, kept.get(0).severity());

@@ -149,8 +149,10 @@ public final class ResourceParser {
     }
 
     private static Alarm alarm(JsonNode a, boolean decision) {
-        return new Alarm(text(a, "source"), text(a, "kind"), a.path("severity").asText("INFO"), a.path("message").asText(""),
-                a.path("count").asLong(1), instant(a, "firstSeen"), instant(a, "lastSeen"), decision);
+        String message = a.path("message").asText("");
+        return new Alarm(text(a, "source"), text(a, "kind"), a.path("severity").asText("INFO"),
+                a.path("subject").asText(message), message, a.path("count").asLong(1), instant(a, "firstSeen"),
+                instant(a, "lastSeen"), decision);
     }
 
     private static Gateway gateway(JsonNode o) {
