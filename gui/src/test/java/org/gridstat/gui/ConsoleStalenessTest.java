@@ -73,7 +73,7 @@ class ConsoleStalenessTest {
 
     private static Flow flow(String router, long id, long reportedAt) {
         return new Flow(router, id, 1, 7, "cc", "HRT", 4_000, 4_000L, 8_000, List.of(20_000_000L),
-                new FlowStatistics(reportedAt, 10, 600, 0, 0, 0, 3_000, 3_000, 3_000, "STABLE", 4_000, 0, 0));
+                new FlowStatistics(reportedAt, 10, 600, 0, 0, 0, 3_000, 3_000, 3_000, "STABLE", 4_000, 0, 0, 120L, 0L));
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -23,9 +24,11 @@ import org.gridstat.gui.feed.ConsoleFeed;
 import org.gridstat.gui.feed.EventStreamFeed;
 import org.gridstat.gui.model.AlarmLatch;
 import org.gridstat.gui.model.ConsoleModel;
+import org.gridstat.gui.model.FlowKey;
 import org.gridstat.gui.model.Subscription;
 import org.gridstat.gui.view.ConsoleWindow;
 import org.gridstat.gui.view.FlowRow;
+import org.gridstat.gui.view.Shown;
 import org.gridstat.gui.whatif.SimulatedPreview;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -134,8 +137,47 @@ class OperatorConsoleTest {
 
         List<String> columns = fx(() -> window.flows().flows().table().getColumns().stream()
                 .map(javafx.scene.control.TableColumn::getText).toList());
-        assertTrue(columns.containsAll(List.of("AR", "MR", "CR", "demand", "state", "reassigned", "held",
-                "deadline misses", "drops")), columns.toString());
+        assertTrue(columns.containsAll(List.of("AR", "MR", "CR", "demand", "state", "latency p99", "reassigned",
+                "reassignments", "held", "deadline misses", "drops")), columns.toString());
+
+        // each flow's latency p99 and reassignments are the broker's figures of the same router report
+        for (JsonNode f : get("/flows")) {
+            FlowKey key = new FlowKey(f.get("router").asText(), f.get("flowId").asLong());
+            JsonNode[] broker = new JsonNode[1];
+            FlowRow[] shown = new FlowRow[1];
+            waitFor(10, () -> {
+                broker[0] = flowOf(get("/flows"), key).path("statistics");
+                shown[0] = fx(() -> window.flows().flows().shownRows()).stream().filter(r -> r.key().equals(key))
+                        .findFirst().orElse(null);
+                return shown[0] != null && shown[0].asOfMillis() == broker[0].path("reportedAtMillis").asLong();
+            }, "the table shows " + key + " as of the broker's latest report");
+            assertEquals(broker[0].get("latencyP99Micros").asLong(), shown[0].latencyP99Micros(), broker[0].toString());
+            assertEquals(broker[0].get("reassignments").asLong(), shown[0].reassignments(), broker[0].toString());
+            assertTrue(shown[0].latencyP99Micros() > 0, "25 events a second go through " + key
+                    + ": its router measured their queueing in each 250 ms report period: " + broker[0]);
+            // as drawn: the cell writes its line's figure (the line may be of a newer report by now)
+            List<String> latencyCell = fx(() -> cellText("latency p99", key, r -> Shown.latency(r.latencyP99Micros())));
+            assertEquals(latencyCell.get(1), latencyCell.get(0));
+            assertTrue(latencyCell.get(0).matches("(≤ )?[0-9.]+ (µs|ms|s)"), latencyCell.get(0));
+            List<String> reassignmentsCell = fx(() -> cellText("reassignments", key, r -> Shown.count(r.reassignments())));
+            assertEquals(reassignmentsCell.get(1), reassignmentsCell.get(0));
+        }
+        // sortable like the others: by latency, highest first
+        fx(() -> {
+            TableView<FlowRow> t = window.flows().flows().table();
+            TableColumn<FlowRow, ?> latency = column("latency p99");
+            latency.setSortType(TableColumn.SortType.DESCENDING);
+            t.getSortOrder().setAll(List.of(latency));
+            return null;
+        });
+        List<Long> byLatency = fx(() -> window.flows().flows().shownRows()).stream().map(FlowRow::latencyP99Micros).toList();
+        List<Long> highestFirst = new java.util.ArrayList<>(byLatency);
+        highestFirst.sort(java.util.Comparator.reverseOrder());
+        assertEquals(highestFirst, byLatency);
+        fx(() -> {
+            window.flows().flows().table().getSortOrder().clear();
+            return null;
+        });
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
         robot.clickOn("#flowFilter").write("r3");
@@ -397,6 +439,45 @@ class OperatorConsoleTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A flow of the broker's {@code GET /flows}, or a missing node. */
+    private static JsonNode flowOf(JsonNode flows, FlowKey key) {
+        for (JsonNode f : flows) {
+            if (f.get("router").asText().equals(key.router()) && f.get("flowId").asLong() == key.flowId()) {
+                return f;
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    private TableColumn<FlowRow, ?> column(String title) {
+        return window.flows().flows().table().getColumns().stream().filter(c -> c.getText().equals(title)).findFirst()
+                .orElseThrow();
+    }
+
+    /**
+     * The text of a flow's cell in a column of the flow table as drawn, and what {@code written}
+     * makes of the line the cell shows; on the FX thread.
+     */
+    private List<String> cellText(String title, FlowKey key, java.util.function.Function<FlowRow, String> written) {
+        TableView<FlowRow> t = window.flows().flows().table();
+        int index = -1;
+        for (int i = 0; i < t.getItems().size(); i++) {
+            if (t.getItems().get(i).key().equals(key)) {
+                index = i;
+            }
+        }
+        TableColumn<FlowRow, ?> c = column(title);
+        t.scrollToColumn(c);
+        t.layout();
+        for (Node n : t.lookupAll(".table-cell")) {
+            if (n instanceof javafx.scene.control.TableCell<?, ?> cell && cell.getTableColumn() == c
+                    && cell.getIndex() == index && cell.getTableRow() != null && cell.getTableRow().getItem() != null) {
+                return List.of(cell.getText(), written.apply((FlowRow) cell.getTableRow().getItem()));
+            }
+        }
+        throw new AssertionError("no cell of " + key + " in column " + title);
     }
 
     private static boolean allReported(JsonNode flows) {

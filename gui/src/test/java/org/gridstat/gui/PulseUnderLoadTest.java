@@ -95,7 +95,7 @@ class PulseUnderLoadTest {
                     long demand = 2_000 + (i * 7 + f * 13) % 3_000;
                     flows.add(new Flow("r" + f % 10, f, 1, f, "r" + (f % 10 + 1) % 10, "HRT", 4_000, 8_000, List.of(16_666_667L),
                             new FlowStatistics(at, i * 60, i * 6_000, i / 50, i / 80, f % 5, demand, demand, demand,
-                                    demand > 4_000 ? "CONGESTED" : "STABLE", 4_000, 0, 0)));
+                                    demand > 4_000 ? "CONGESTED" : "STABLE", 4_000, 0, 0, 50 + (i + f) % 900, i / 100)));
                 }
                 model.replaceFlows(flows, at);
                 model.connection(new ConnectionState(ConnectionState.Kind.LIVE, at, "test", ""));

@@ -328,6 +328,9 @@ final class ManagementRoutes implements ManagementApi.Routes {
                     st.put("assuredInForceBytesPerSecond", s.assuredRate()); // congestion control may move it
                     st.put("shortfallBytesPerSecond", s.shortfall());
                     st.put("heldRateHz", s.heldRateHz()); // a congestion hold in force (0: none)
+                    // queueing at this flow's router (one hop), over the router's last report period; 0: nothing sent in it
+                    st.put("latencyP99Micros", s.latencyP99Micros());
+                    st.put("reassignments", s.reassignments()); // congestion control's rate moves, since the router started
                     m.put("statistics", st);
                 }
                 out.add(m);

@@ -111,7 +111,7 @@ class EventSizesTest {
                 if (f.get("router").asText().equals(r.id)) {
                     // figures of a flow running an hour at 30 Hz, with a few drops and misses: wide numbers
                     samples.add(new ControlMessage.FlowSample(f.get("flowId").asLong(), 108_000, 28_080_000, 12, 3, 1,
-                            7_812.4, 7_800.9, 9_214.7, 7_800, 0));
+                            7_812.4, 7_800.9, 9_214.7, 7_800, 0, 0, 1_834, 12));
                 }
             }
             for (int from = 0; from < samples.size(); from += ControlMessage.FlowReport.MAX_SAMPLES) {

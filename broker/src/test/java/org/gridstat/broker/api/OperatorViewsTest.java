@@ -220,7 +220,7 @@ class OperatorViewsTest {
         assertEquals("{\"reportedAtMillis\":1790000000000,\"eventsSent\":600,\"bytesSent\":172800,\"overflowDrops\":1,"
                 + "\"deadlineMisses\":2,\"backlog\":3,\"arrivalBytesPerSecond\":3252,\"departureBytesPerSecond\":3251,"
                 + "\"demandBytesPerSecond\":3701,\"state\":\"MINIMUM\",\"assuredInForceBytesPerSecond\":5760,"
-                + "\"shortfallBytesPerSecond\":0,\"heldRateHz\":0}",
+                + "\"shortfallBytesPerSecond\":0,\"heldRateHz\":0,\"latencyP99Micros\":0,\"reassignments\":0}",
                 shown.get("statistics").toString());
         assertEquals(17280, shown.get("assuredBytesPerSecond").asLong(), "288 B a frame, 60 a second");
         assertTrue(shown.has("ceilingBytesPerSecond"), shown.toString());
@@ -228,6 +228,44 @@ class OperatorViewsTest {
         JsonNode topology = get("/topology");
         assertEquals(12_500_000, topology.get("links").get(0).get("bandwidthBytesPerSecond").asLong());
         assertEquals(100_000, topology.get("routers").get(0).get("capacityEventsPerSecond").asLong());
+    }
+
+    @Test
+    void aFlowsLatencyP99AndReassignmentsAreItsRoutersLatestReportInTheFlowsAndTheirEvents() throws Exception {
+        ScriptedRouter b = router("b", null);
+        subscribeAtoC();
+        long flow = of(await("/flows", n -> of(n, "router", "b").has("flowId")), "router", "b").get("flowId").asLong();
+        b.send(new ControlMessage.FlowReport(1_790_000_000_000L, List.of(new ControlMessage.FlowSample(flow, 600, 172_800,
+                0, 0, 0, 17_280, 17_280, 20_160, 17_280, 0, 0, 1_834, 6))));
+        JsonNode st = of(await("/flows", n -> of(n, "router", "b").has("statistics")), "router", "b").get("statistics");
+        assertEquals(1_834, st.get("latencyP99Micros").asLong(), st.toString());
+        assertEquals(6, st.get("reassignments").asLong(), st.toString());
+
+        try (SseTestClient events = new SseTestClient(api.address())) {
+            SseTestClient.Record snapshot = events.nextEvent();
+            assertEquals("snapshot", snapshot.name());
+            JsonNode inSnapshot = of(JSON.readTree(snapshot.data()).get("flows"), "router", "b").get("statistics");
+            assertEquals(st, inSnapshot, "the stream's flows are the API's");
+
+            b.send(new ControlMessage.FlowReport(1_790_000_001_000L, List.of(new ControlMessage.FlowSample(flow, 660,
+                    190_080, 0, 0, 0, 17_280, 17_280, 20_160, 17_280, 0, 0, 0, 7)))); // nothing sent in the period: 0
+            JsonNode pushed;
+            do {
+                SseTestClient.Record r = events.nextEvent();
+                assertNotNull(r, "the stream stays open");
+                pushed = r.name().equals("flows") ? of(JSON.readTree(r.data()), "router", "b").get("statistics") : null;
+            } while (pushed == null || pushed.get("reportedAtMillis").asLong() != 1_790_000_001_000L);
+            assertEquals(0, pushed.get("latencyP99Micros").asLong(), "the newer report's period: " + pushed);
+            assertEquals(7, pushed.get("reassignments").asLong(), pushed.toString());
+        }
+        b.send(new ControlMessage.FlowReport(1_790_000_000_500L, List.of(new ControlMessage.FlowSample(flow, 630, 181_440,
+                0, 0, 0, 17_280, 17_280, 20_160, 17_280, 0, 0, 9_999, 99)))); // delayed: older than the one kept
+        b.send(new ControlMessage.FlowReport(1_790_000_002_000L, List.of(new ControlMessage.FlowSample(flow, 720, 207_360,
+                0, 0, 0, 17_280, 17_280, 20_160, 17_280, 0, 0, 250, 7))));
+        st = of(await("/flows", n -> of(n, "router", "b").path("statistics").path("reportedAtMillis").asLong()
+                == 1_790_000_002_000L), "router", "b").get("statistics");
+        assertEquals(250, st.get("latencyP99Micros").asLong(), "the latest report's, never the delayed one's: " + st);
+        assertEquals(7, st.get("reassignments").asLong());
     }
 
     @Test

@@ -30,7 +30,7 @@ import org.gridstat.core.sched.FlowSpec;
  * by that many bytes of body:
  *
  * <pre>
- * body:   u8 schema version (3) | u8 type | u64 sequence | payload
+ * body:   u8 schema version (5) | u8 type | u64 sequence | payload
  * string: u16 length | UTF-8 bytes (strictly valid)
  * Hello        1: string router id
  * InstallFlow  2: u64 version | u64 variable | string link | u64 flow id | u8 class | u64 assured |
@@ -45,7 +45,8 @@ import org.gridstat.core.sched.FlowSpec;
  * FlowReport   7: u64 time (ms since 1970) | u16 n (at most 512) | n x (u64 flow id | u64 events sent |
  *                 u64 bytes sent | u64 overflow drops | u64 deadline misses | u64 backlog |
  *                 f64 arrival rate | f64 departure rate | f64 demand | u64 assured rate | u64 shortfall |
- *                 u32 held rate in Hz (0: none))
+ *                 u32 held rate in Hz (0: none) | u32 queueing latency p99 over the period in µs (at most
+ *                 60,000,000) | u64 reassignments since the router's data path started)
  * Heartbeat    8: (nothing)
  * RouterReport 16: u64 time (ms since 1970) | values totals | values drops | u16 m |
  *                  m x (string link (1..255 bytes) | values figures); at most 32 links
@@ -63,13 +64,13 @@ import org.gridstat.core.sched.FlowSpec;
  * that decodes must be consumed exactly. Nothing is thrown for bad input.
  *
  * <p>Schema 2 added InstallFlow's least rest-of-path delay, schema 4 its previous hops and the flow
- * samples' held rate. A peer of schema 1 is refused as a
- * whole (its Hello already) rather than understood in part: a router that took schema 2's SyncEnd
- * but refused its installs would drop every flow the broker had installed, while a refused
- * connection leaves them in force until both ends speak the same schema.
+ * samples' held rate, schema 5 the flow samples' latency p99 and reassignments. A peer of another
+ * schema is refused as a whole (its Hello already) rather than understood in part: a router that
+ * took a newer schema's SyncEnd but refused its installs would drop every flow the broker had
+ * installed, while a refused connection leaves them in force until both ends speak the same schema.
  */
 public final class ControlCodec {
-    public static final int SCHEMA_VERSION = 4;
+    public static final int SCHEMA_VERSION = 5;
     /** Largest body accepted: far above any real message, small enough to bound a reader's memory. */
     public static final int MAX_BODY = 64 * 1024;
     public static final int LENGTH_PREFIX = 4;
@@ -152,7 +153,7 @@ public final class ControlCodec {
                 b.putLong(f.flowId()).putLong(f.eventsSent()).putLong(f.bytesSent()).putLong(f.overflowDrops())
                         .putLong(f.deadlineMisses()).putLong(f.backlog()).putDouble(f.arrivalRate())
                         .putDouble(f.departureRate()).putDouble(f.demand()).putLong(f.assuredRate()).putLong(f.shortfall())
-                        .putInt(f.heldRateHz());
+                        .putInt(f.heldRateHz()).putInt((int) f.latencyP99Micros()).putLong(f.reassignments());
             }
         } else if (m instanceof RouterReport r) {
             b.put((byte) ROUTER_REPORT).putLong(sequence).putLong(r.timeMillis());
@@ -348,10 +349,11 @@ public final class ControlCodec {
         if (time < 0) {
             throw new IllegalArgumentException("report time " + time + " is negative");
         }
-        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 92 + 1));
+        java.util.List<FlowSample> samples = new java.util.ArrayList<>(Math.min(n, b.remaining() / 104 + 1));
         for (int i = 0; i < n; i++) {
             samples.add(new FlowSample(b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(),
-                    b.getDouble(), b.getDouble(), b.getDouble(), b.getLong(), b.getLong(), b.getInt()));
+                    b.getDouble(), b.getDouble(), b.getDouble(), b.getLong(), b.getLong(), b.getInt(),
+                    b.getInt() & 0xFFFF_FFFFL, b.getLong()));
         }
         return new FlowReport(time, samples);
     }

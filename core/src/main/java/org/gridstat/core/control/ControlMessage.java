@@ -224,29 +224,58 @@ public sealed interface ControlMessage {
     /**
      * One flow's counters since it was installed (events and bytes sent, overflow drops, deadline
      * misses), its backlog, its EWMA arrival and departure rates in bytes per second, its demand on
-     * the wire as congestion control estimates it (bytes per second), the assured rate in force (the reservation, or what congestion control moved it to) and how much more its
-     * demand needs than congestion control could find on the link (0: nothing short; above 0: an
-     * alarm for the broker), both in bytes per second.
+     * the wire as congestion control estimates it (bytes per second), the assured rate in force (the
+     * reservation, or what congestion control moved it to) and how much more its demand needs than
+     * congestion control could find on the link (0: nothing short; above 0: an alarm for the broker),
+     * both in bytes per second; the rate a congestion hold lets through; the 99th percentile of the
+     * flow's queueing at this hop (arrival to departure) over the report's period, and how many of
+     * congestion control's reassignments moved the flow's assured rate since the router's data path
+     * started.
+     *
+     * @param heldRateHz        the samples per second congestion control holds the flow to; 0: none
+     * @param latencyP99Micros  the 99th percentile of the time the flow's events spent at this hop,
+     *                          from arrival to departure, in whole microseconds (rounded up), over the
+     *                          events that left since the router's previous report; 0: none left.
+     *                          Queueing in the router's own scheduler only: a kernel-shaped link's
+     *                          queueing is the kernel's and is not in it. At most
+     *                          {@link #MAX_LATENCY_MICROS}
+     * @param reassignments     congestion control's decisions that moved the flow's assured rate
+     *                          (lent, returned, granted, released), counted since the router's data
+     *                          path started; alarms (a need unmet, met again) are not reassignments
      */
     record FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
                       double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall,
-                      int heldRateHz) {
-        /** A sample of a flow no congestion hold is on. */
+                      int heldRateHz, long latencyP99Micros, long reassignments) {
+        /** The largest latency a sample carries: a minute, far above any queueing a router keeps (its histograms stop at 10 s). */
+        public static final long MAX_LATENCY_MICROS = 60_000_000L;
+
+        /** A sample of a flow no congestion hold is on, with no latency or reassignment figures. */
         public FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
                           double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall) {
             this(flowId, eventsSent, bytesSent, overflowDrops, deadlineMisses, backlog, arrivalRate, departureRate, demand,
                     assuredRate, shortfall, 0);
         }
 
-        /** @param heldRateHz the samples per second congestion control holds the flow to; 0: none */
+        /** A sample with no latency or reassignment figures (0 each). */
+        public FlowSample(long flowId, long eventsSent, long bytesSent, long overflowDrops, long deadlineMisses, long backlog,
+                          double arrivalRate, double departureRate, double demand, long assuredRate, long shortfall,
+                          int heldRateHz) {
+            this(flowId, eventsSent, bytesSent, overflowDrops, deadlineMisses, backlog, arrivalRate, departureRate, demand,
+                    assuredRate, shortfall, heldRateHz, 0, 0);
+        }
+
         public FlowSample {
             if (eventsSent < 0 || bytesSent < 0 || overflowDrops < 0 || deadlineMisses < 0 || backlog < 0
-                    || assuredRate < 0 || shortfall < 0 || heldRateHz < 0) {
+                    || assuredRate < 0 || shortfall < 0 || heldRateHz < 0 || reassignments < 0) {
                 throw new IllegalArgumentException("flow " + flowId + ": counters and rates must not be negative");
             }
             if (!(arrivalRate >= 0) || !(departureRate >= 0) || !(demand >= 0) || Double.isInfinite(arrivalRate)
                     || Double.isInfinite(departureRate) || Double.isInfinite(demand)) {
                 throw new IllegalArgumentException("flow " + flowId + ": rates must be finite and not negative");
+            }
+            if (latencyP99Micros < 0 || latencyP99Micros > MAX_LATENCY_MICROS) {
+                throw new IllegalArgumentException("flow " + flowId + ": latency p99 " + latencyP99Micros
+                        + " µs, must be 0 to " + MAX_LATENCY_MICROS);
             }
         }
     }

@@ -3,5 +3,5 @@
  * versioned binary encoding. Every malformed input decodes to a typed rejection, never an exception.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("2.1.0")
+@org.osgi.annotation.versioning.Version("2.2.0")
 package org.gridstat.core.control;

@@ -242,6 +242,14 @@ public final class ForwardingEngine<E> {
     }
 
     /**
+     * An out-link's statistics, ending its queues' latency period with {@code endPeriod} (see
+     * {@link LinkScheduler#statistics(boolean)}); readable from any thread.
+     */
+    public LinkStatistics statistics(int link, boolean endPeriod) {
+        return links[link].statistics(endPeriod);
+    }
+
+    /**
      * One counter of flow {@code flowId}, 0 if the router holds no such flow: cheaper than a
      * {@link #statistics} snapshot, which copies every queue's latencies. On the data-path thread.
      */

@@ -521,18 +521,28 @@ public final class LinkScheduler<E> implements LinkFlows {
 
     /** A snapshot of every flow and class; callable from any thread while the link forwards. */
     public LinkStatistics statistics() {
+        return statistics(false);
+    }
+
+    /**
+     * A snapshot of every flow and class; callable from any thread while the link forwards. With
+     * {@code endPeriod} it also ends each queue's latency period
+     * ({@link QueueStatistics#periodLatencyP99Nanos()}): the next statistics' period starts now. A
+     * router's flow reports end a period each; other readers (its counters, logs) do not.
+     */
+    public LinkStatistics statistics(boolean endPeriod) {
         List<FlowStatistics> flows = new ArrayList<>();
         for (int slot = 0; slot < maxFlows; slot++) {
             Published p = published.get(slot);
             if (p != null) {
-                flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot(),
+                flows.add(new FlowStatistics(p.spec().flowId(), p.spec().serviceClass(), p.counters().snapshot(endPeriod),
                         p.spec().assuredRate(), p.assured(), p.shortfall(), p.heldHz()));
             }
         }
         Map<ServiceClass, QueueStatistics> classes = new EnumMap<>(ServiceClass.class);
-        classes.put(ServiceClass.CONTROL, controlCounters.snapshot());
+        classes.put(ServiceClass.CONTROL, controlCounters.snapshot(endPeriod));
         for (int c = 0; c < CLASSES; c++) {
-            classes.put(DATA_CLASSES[c], classCounters[c].snapshot());
+            classes.put(DATA_CLASSES[c], classCounters[c].snapshot(endPeriod));
         }
         return new LinkStatistics(flows, classes);
     }

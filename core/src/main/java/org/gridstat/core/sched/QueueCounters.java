@@ -39,6 +39,12 @@ final class QueueCounters {
     /** Reader side: the life-long histogram the interval histograms fold into. */
     private final Histogram latencyTotal = new Histogram(LATENCY_RESOLUTION, MAX_LATENCY, 2);
     private Histogram latencyInterval;
+    /**
+     * Reader side: the latencies since the last snapshot that ended a period, made by the first
+     * one (until then the period is the queue's life, so the life-long histogram serves): only a
+     * reader that reports by period (a router's flow reports) pays for a third histogram.
+     */
+    private Histogram latencyPeriod;
 
     // Writer-only estimator state.
     private long lastArrivalBytes;
@@ -185,11 +191,35 @@ final class QueueCounters {
     }
 
     synchronized QueueStatistics snapshot() {
+        return snapshot(false);
+    }
+
+    /**
+     * The counters now (any thread). The latency percentiles are over the queue's life; the period's
+     * p99 over the latencies since the last snapshot that ended a period (or since the queue was
+     * made), 0 if no event left in it. With {@code endPeriod} this snapshot ends the period: the next
+     * one starts afresh.
+     */
+    synchronized QueueStatistics snapshot(boolean endPeriod) {
         latencyInterval = latency.getIntervalHistogram(latencyInterval);
         latencyTotal.add(latencyInterval);
+        Histogram period = latencyTotal;
+        if (latencyPeriod != null) {
+            latencyPeriod.add(latencyInterval);
+            period = latencyPeriod;
+        }
+        long periodP99 = period.getTotalCount() == 0 ? 0 : period.getValueAtPercentile(99);
+        if (endPeriod) {
+            if (latencyPeriod == null) {
+                latencyPeriod = new Histogram(LATENCY_RESOLUTION, MAX_LATENCY, 2);
+            } else {
+                latencyPeriod.reset();
+            }
+        }
         return new QueueStatistics(c.get(ARRIVALS), c.get(ARRIVAL_BYTES), c.get(DEPARTURES), c.get(DEPARTURE_BYTES),
                 c.get(OVERFLOWS), c.get(DEADLINE_MISSES), c.get(REMOVED), c.get(BACKLOG),
                 Double.longBitsToDouble(c.get(ARRIVAL_RATE_BITS)), Double.longBitsToDouble(c.get(DEPARTURE_RATE_BITS)),
-                Double.longBitsToDouble(c.get(DEMAND_RATE_BITS)), latencyTotal.getValueAtPercentile(50), latencyTotal.getValueAtPercentile(99), latencyTotal.getMaxValue());
+                Double.longBitsToDouble(c.get(DEMAND_RATE_BITS)), latencyTotal.getValueAtPercentile(50),
+                latencyTotal.getValueAtPercentile(99), latencyTotal.getMaxValue(), periodP99);
     }
 }

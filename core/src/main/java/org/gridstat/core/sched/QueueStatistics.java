@@ -3,7 +3,7 @@ package org.gridstat.core.sched;
 /**
  * A queue's counters at one instant (a flow's, or a class's summed over its flows). Rates are
  * the estimator's moving averages, in bytes per second; latencies are the time from arrival at this
- * hop to departure, in nanoseconds, over the queue's life.
+ * hop to departure, in nanoseconds, over the queue's life, but for {@link #periodLatencyP99Nanos()}.
  */
 public final class QueueStatistics {
     private final long arrivals;
@@ -20,10 +20,12 @@ public final class QueueStatistics {
     private final long latencyP99;
     private final double demandRate;
     private final long latencyMax;
+    private final long periodLatencyP99;
 
     QueueStatistics(long arrivals, long arrivalBytes, long departures, long departureBytes, long overflowDrops,
                     long deadlineMisses, long removedDrops, long backlog, double arrivalRate, double departureRate,
-                    double demandRate, long latencyP50, long latencyP99, long latencyMax) {
+                    double demandRate, long latencyP50, long latencyP99, long latencyMax, long periodLatencyP99) {
+        this.periodLatencyP99 = periodLatencyP99;
         this.demandRate = demandRate;
         this.arrivals = arrivals;
         this.arrivalBytes = arrivalBytes;
@@ -106,6 +108,17 @@ public final class QueueStatistics {
 
     public long latencyMaxNanos() {
         return latencyMax;
+    }
+
+    /**
+     * The 99th percentile of the time from arrival at this hop to departure, nanoseconds, over the
+     * period: the events that left since the last statistics that ended a period
+     * ({@link LinkScheduler#statistics(boolean)}), or since the queue was made if none did; 0 when
+     * none left in it. Resolution 1 µs, 2 significant digits (the value given is the top of the
+     * percentile's bucket); latencies above 10 s count as 10 s.
+     */
+    public long periodLatencyP99Nanos() {
+        return periodLatencyP99;
     }
 
     @Override

@@ -4,5 +4,5 @@
  * passed in by the caller, so the simulator drives the same objects as the routers.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.3.0")
+@org.osgi.annotation.versioning.Version("1.4.0")
 package org.gridstat.core.sched;

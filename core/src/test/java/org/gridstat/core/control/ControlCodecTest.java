@@ -81,7 +81,10 @@ class ControlCodecTest {
                 new ControlMessage.Heartbeat(), new ControlMessage.NoticePeer("r2"), new ControlMessage.NoticePeer(""),
                 new ControlMessage.Publishes(new long[] {42, -7}), new ControlMessage.CongestionNotice(42, 20),
                 new ControlMessage.CongestionNotice(-7, 0), INSTALL_WITH_UPSTREAM,
-                new FlowReport(6, List.of(new ControlMessage.FlowSample(9, 1, 288, 0, 0, 0, 20, 20, 5_760, 662, 0, 2))));
+                new FlowReport(6, List.of(new ControlMessage.FlowSample(9, 1, 288, 0, 0, 0, 20, 20, 5_760, 662, 0, 2))),
+                new FlowReport(7, List.of(new ControlMessage.FlowSample(9, 1, 288, 0, 0, 0, 20, 20, 5_760, 662, 0, 2, 1_250, 14),
+                        new ControlMessage.FlowSample(10, 1, 288, 0, 0, 0, 20, 20, 5_760, 662, 0, 0,
+                                FlowSample.MAX_LATENCY_MICROS, Long.MAX_VALUE))));
         long seq = 1;
         for (ControlMessage m : all) {
             ControlFrame f = roundTrip(seq, m);
@@ -93,18 +96,43 @@ class ControlCodecTest {
     }
 
     private static final FlowReport REPORT = new FlowReport(1_790_000_000_000L, List.of(
-            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5, 20_160.0, 17_280, 2_880),
+            new FlowSample(7, 600, 156_000, 3, 2, 5, 60.0, 59.5, 20_160.0, 17_280, 2_880, 0, 1_834, 6),
             new FlowSample(8, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0, 0)));
+    /** Where the first sample of REPORT starts in its frame: after the length prefix, the header, the time and the count. */
+    private static final int FIRST_SAMPLE = 4 + 10 + 8 + 2;
 
     @Test
     void reportsKeepEverySampleAndRefuseImpossibleValues() {
         FlowReport r = (FlowReport) roundTrip(3, REPORT).message();
         assertEquals(REPORT, r);
         assertEquals(59.5, r.flows().get(0).departureRate());
+        assertEquals(1_834, r.flows().get(0).latencyP99Micros());
+        assertEquals(6, r.flows().get(0).reassignments());
+        assertEquals(0, r.flows().get(1).latencyP99Micros(), "the constructor without them: none");
+        assertEquals(0, r.flows().get(1).reassignments());
 
-        byte[] negative = ControlCodec.encode(1, REPORT);
-        ByteBuffer.wrap(negative).putLong(4 + 10 + 8 + 2 + 8, -1); // first sample's events sent
+        // the latency p99 (u32, in µs) and the reassignments (u64) close each sample
+        byte[] frame = ControlCodec.encode(1, REPORT);
+        assertEquals(1_834, ByteBuffer.wrap(frame).getInt(FIRST_SAMPLE + 92));
+        assertEquals(6, ByteBuffer.wrap(frame).getLong(FIRST_SAMPLE + 96));
+        assertEquals(8, ByteBuffer.wrap(frame).getLong(FIRST_SAMPLE + 104), "the next sample's flow id follows");
+        byte[] slow = frame.clone();
+        ByteBuffer.wrap(slow).putInt(FIRST_SAMPLE + 92, (int) FlowSample.MAX_LATENCY_MICROS + 1);
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(slow, 4, slow.length - 4)).detail().contains("latency p99"));
+        byte[] unsigned = frame.clone();
+        ByteBuffer.wrap(unsigned).putInt(FIRST_SAMPLE + 92, -1); // 4,294,967,295 µs, not -1
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(unsigned, 4, unsigned.length - 4)).detail()
+                .contains("4294967295"));
+        byte[] negative = frame.clone();
+        ByteBuffer.wrap(negative).putLong(FIRST_SAMPLE + 96, -1);
         assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(negative, 4, negative.length - 4)).detail()
+                .contains("must not be negative"));
+        assertThrows(IllegalArgumentException.class, () -> new FlowSample(7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new FlowSample(7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1));
+
+        byte[] events = ControlCodec.encode(1, REPORT);
+        ByteBuffer.wrap(events).putLong(FIRST_SAMPLE + 8, -1); // first sample's events sent
+        assertTrue(assertReject(Reject.BAD_FIELD, ByteBuffer.wrap(events, 4, events.length - 4)).detail()
                 .contains("must not be negative"));
         byte[] nan = ControlCodec.encode(1, REPORT);
         ByteBuffer.wrap(nan).putDouble(4 + 10 + 8 + 2 + 6 * 8, Double.NaN); // first sample's arrival rate
@@ -203,7 +231,7 @@ class ControlCodecTest {
     }
 
     @Test
-    void aSchema1PeerIsRefusedWholeAndTheSeedCorpusHoldsOneValidFrameOfEachMessage() throws Exception {
+    void olderSchemasAreRefusedWholeAndTheSeedCorpusHoldsOneValidFrameOfEachMessage() throws Exception {
         java.nio.file.Path dir = java.nio.file.Path.of(ControlCodecTest.class
                 .getResource("ControlCodecFuzzTestInputs/decodeArbitraryBodies").toURI());
         java.util.Set<String> valid = new java.util.TreeSet<>();
@@ -213,7 +241,10 @@ class ControlCodecTest {
                 ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(java.nio.file.Files.readAllBytes(p)));
                 if (name.equals("install-schema1")) {
                     assertEquals(Reject.UNSUPPORTED_VERSION, f.reject(), f.toString());
-                    assertEquals("schema version 1, this end speaks 4", f.detail());
+                    assertEquals("schema version 1, this end speaks 5", f.detail());
+                } else if (name.equals("flow-report-schema4")) { // a schema-4 router's report: no latency or reassignments
+                    assertEquals(Reject.UNSUPPORTED_VERSION, f.reject(), f.toString());
+                    assertEquals("schema version 4, this end speaks 5", f.detail());
                 } else {
                     assertTrue(f.valid(), name + ": " + f);
                     valid.add(f.message().getClass().getSimpleName());
@@ -230,9 +261,12 @@ class ControlCodecTest {
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, 5));
         assertReject(Reject.TRUNCATED, ByteBuffer.wrap(good, 4, good.length - 10));
         assertReject(Reject.OVERSIZE, ByteBuffer.allocate(ControlCodec.MAX_BODY + 1));
-        byte[] v4 = good.clone();
-        v4[4] = 5;
-        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(v4, 4, v4.length - 4));
+        byte[] older = good.clone();
+        older[4] = 4;
+        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(older, 4, older.length - 4));
+        byte[] newer = good.clone();
+        newer[4] = 6;
+        assertReject(Reject.UNSUPPORTED_VERSION, ByteBuffer.wrap(newer, 4, newer.length - 4));
         byte[] type = good.clone();
         type[5] = 77;
         assertReject(Reject.UNKNOWN_TYPE, ByteBuffer.wrap(type, 4, type.length - 4));

@@ -1,6 +1,7 @@
 package org.gridstat.core.sched;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.gridstat.core.model.ServiceClass;
 import org.junit.jupiter.api.Test;
 
-/** Statistics read on another thread while the data path reuses flow slots. */
+/** Statistics read on another thread while the data path reuses flow slots, and the latency periods they end. */
 class StatisticsHandOffTest {
     private static final int FLOWS = 3_000;
     /** Fewer than the smallest flow id, so that no other flow's byte count is a multiple of an id. */
@@ -69,5 +70,42 @@ class StatisticsHandOffTest {
         assertNull(mismatch.get());
         assertTrue(checked.get() > 0, "the reader saw flows");
         assertEquals(ARRIVALS * ids[FLOWS - 1], s.statistics().flow(ids[FLOWS - 1]).queue().arrivalBytes());
+    }
+
+    /** {@code n} events of flow {@code slot}, each queued at {@code now} and sent {@code latency} later; returns the time after. */
+    private static long sendEach(LinkScheduler<Object> s, int slot, int n, long latency, long now) {
+        for (int i = 0; i < n; i++) {
+            assertTrue(s.enqueue(slot, new Object(), 100, Long.MAX_VALUE, Long.MAX_VALUE, now));
+            now += latency;
+            assertNotNull(s.dequeue(now), "sent " + latency + " ns after it came");
+        }
+        return now;
+    }
+
+    @Test
+    void aFlowsPeriodLatencyIsThatOfTheEventsSentSinceTheStatisticsThatEndedTheLastPeriod() {
+        LinkScheduler<Object> s = new LinkScheduler<>(LinkSpec.withDefaultShares(1_000_000_000), 2, e -> { },
+                new EstimatorSettings(1_000_000_000L, 1.0), 0);
+        int slot = s.addFlow(FlowSpec.of(7, ServiceClass.HRT, 10_000_000, 0, 100_000_000, 64, ""), 0);
+        assertEquals(0, s.statistics(true).flow(7).queue().periodLatencyP99Nanos(), "nothing sent: none");
+
+        long now = sendEach(s, slot, 20, 2_000_000, 1_000_000);
+        QueueStatistics first = s.statistics(true).flow(7).queue();
+        assertEquals(2_000_000, first.periodLatencyP99Nanos(), 2_000_000 / 100.0, "2 ms, to two significant digits");
+        assertEquals(first.latencyP99Nanos(), first.periodLatencyP99Nanos(), "the first period is the queue's life so far");
+
+        now = sendEach(s, slot, 20, 100_000, now);
+        QueueStatistics peek = s.statistics().flow(7).queue(); // another reader: it ends no period
+        assertEquals(100_000, peek.periodLatencyP99Nanos(), 100_000 / 100.0, "only the events since the period began");
+        assertEquals(2_000_000, peek.latencyP99Nanos(), 2_000_000 / 100.0, "over the queue's life");
+        now = sendEach(s, slot, 1, 100_000, now);
+        assertEquals(100_000, s.statistics(true).flow(7).queue().periodLatencyP99Nanos(), 100_000 / 100.0,
+                "the period's events seen by the other reader are still the period's");
+
+        QueueStatistics idle = s.statistics(true).flow(7).queue();
+        assertEquals(0, idle.periodLatencyP99Nanos(), "none sent in the period");
+        assertEquals(2_000_000, idle.latencyP99Nanos(), 2_000_000 / 100.0);
+        sendEach(s, slot, 3, 40_000_000, now);
+        assertEquals(40_000_000, s.statistics(true).flow(7).queue().periodLatencyP99Nanos(), 40_000_000 / 100.0);
     }
 }

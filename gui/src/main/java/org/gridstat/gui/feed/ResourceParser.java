@@ -132,7 +132,9 @@ public final class ResourceParser {
                 s.path("deadlineMisses").asLong(), s.path("backlog").asLong(), s.path("arrivalBytesPerSecond").asLong(),
                 s.path("departureBytesPerSecond").asLong(), s.path("demandBytesPerSecond").asLong(),
                 s.path("state").asText(""), s.path("assuredInForceBytesPerSecond").asLong(),
-                s.path("shortfallBytesPerSecond").asLong(), s.path("heldRateHz").asDouble());
+                s.path("shortfallBytesPerSecond").asLong(), s.path("heldRateHz").asDouble(),
+                s.hasNonNull("latencyP99Micros") ? s.get("latencyP99Micros").asLong() : null,
+                s.hasNonNull("reassignments") ? s.get("reassignments").asLong() : null);
         List<Long> intervals = each(o.path("intervalsNanos"), JsonNode::asLong);
         return new Flow(text(o, "router"), o.path("flowId").asLong(), o.path("version").asLong(),
                 o.path("variableId").asLong(), text(o, "link"), o.path("serviceClass").asText("BE"),

@@ -8,22 +8,27 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The last minutes of each flow's and each link's throughput, drops and backlog, as the routers'
- * reports tell them: a point per new report (a report time not seen before), so polling faster
- * than the routers report adds nothing. Drops are per second between two reports: overflow drops
- * plus deadline misses. Series of flows and links gone for longer than the window are forgotten,
- * and at most {@link #MAX_SERIES} are kept.
+ * The last minutes of each flow's and each link's throughput, drops and backlog, and each flow's
+ * latency p99, as the routers' reports tell them: a point per new report (a report time not seen
+ * before), so polling faster than the routers report adds nothing. Drops are per second between
+ * two reports: overflow drops plus deadline misses. The latency is the p99 of the flow's queueing
+ * at its router over that report's period, in µs; a report of a period in which the flow sent
+ * nothing (p99 0: none measured) adds no latency point, and links have none (the routers report
+ * latency per flow). Series of flows and links gone for longer than the window are forgotten, and
+ * at most {@link #MAX_SERIES} are kept.
  */
 public final class ChartHistory {
     public static final int MAX_SERIES = 10_000;
     /** Points per series: one report a second over the window, with room for faster reports. */
     static final int CAPACITY = 600;
 
-    /** One chartable element's three series. */
+    /** One chartable element's series. */
     public static final class Trace {
         public final SeriesHistory throughput = new SeriesHistory(CAPACITY);
         public final SeriesHistory drops = new SeriesHistory(CAPACITY);
         public final SeriesHistory backlog = new SeriesHistory(CAPACITY);
+        /** A flow's latency p99 at its router per report, µs; a link's stays empty. */
+        public final SeriesHistory latency = new SeriesHistory(CAPACITY);
         long lastReportMillis = Long.MIN_VALUE;
         long lastBytes;
         long lastDrops;
@@ -62,6 +67,9 @@ public final class ChartHistory {
             long drops = s.overflowDrops() + s.deadlineMisses();
             t.throughput.add(s.reportedAtMillis(), s.departureBytesPerSecond());
             t.backlog.add(s.reportedAtMillis(), s.backlog());
+            if (s.latencyP99Micros() != null && s.latencyP99Micros() > 0) {
+                t.latency.add(s.reportedAtMillis(), s.latencyP99Micros());
+            }
             if (t.lastReportMillis != Long.MIN_VALUE) {
                 double seconds = (s.reportedAtMillis() - t.lastReportMillis) / 1000.0;
                 t.drops.add(s.reportedAtMillis(), Math.max(0, drops - t.lastDrops) / seconds);

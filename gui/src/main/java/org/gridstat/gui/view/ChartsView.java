@@ -7,7 +7,6 @@ import java.util.TreeMap;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
-import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SplitPane;
 import javafx.scene.layout.Priority;
@@ -22,9 +21,10 @@ import org.gridstat.gui.model.Variable;
 
 /**
  * Live charts of one flow or link, chosen from the list: throughput, drops (overflow drops and
- * deadline misses per second) and backlog over the last five minutes, from the routers' reports.
- * The management API reports no latency per flow or link, so there is no latency chart: the view
- * says so rather than draw one.
+ * deadline misses per second), backlog and, for a flow, its latency p99 at its router (queueing at
+ * that hop over each report's period) over the last five minutes, from the routers' reports. The
+ * routers report latency per flow, not per link: a link's latency chart says so rather than draw
+ * one.
  */
 public final class ChartsView implements PulseView {
     private final ChartHistory history;
@@ -34,6 +34,8 @@ public final class ChartsView implements PulseView {
     private final LiveChart throughput = new LiveChart("throughputChart", "throughput", v -> Shown.bytesPerSecond(Math.round(v)));
     private final LiveChart drops = new LiveChart("dropsChart", "drops and deadline misses", v -> Shown.decimal(v) + " /s");
     private final LiveChart backlog = new LiveChart("backlogChart", "backlog", v -> Shown.decimal(v) + " events");
+    private final LiveChart latency = new LiveChart("latencyChart", "latency p99 at this hop (queueing)",
+            v -> v == 1 ? Shown.latency(1L) : Shown.micros(v)); // 1: within the router's 1 µs resolution
     private final SplitPane root;
     private final StaleBanner banner = new StaleBanner("chartsStale", null);
     private long lastNow;
@@ -42,14 +44,12 @@ public final class ChartsView implements PulseView {
         this.history = history;
         list.setId("chartChoices");
         list.setPrefWidth(360);
-        Label latency = new Label("latency: " + Shown.NONE + "  (the management API reports no latency per flow or link)");
-        latency.setId("latencyNote");
-        latency.getStyleClass().add("note");
-        VBox charts = new VBox(8, banner.node(), throughput.node(), drops.node(), backlog.node(), latency);
+        VBox charts = new VBox(8, banner.node(), throughput.node(), drops.node(), backlog.node(), latency.node());
         charts.setPadding(new Insets(8));
         VBox.setVgrow(throughput.node(), Priority.ALWAYS);
         VBox.setVgrow(drops.node(), Priority.ALWAYS);
         VBox.setVgrow(backlog.node(), Priority.ALWAYS);
+        VBox.setVgrow(latency.node(), Priority.ALWAYS);
         root = new SplitPane(list, charts);
         root.setDividerPositions(0.28);
         list.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> redraw(lastNow));
@@ -133,6 +133,10 @@ public final class ChartsView implements PulseView {
         throughput.show(t == null ? none : t.throughput.since(from), nowMillis, why);
         drops.show(t == null ? none : t.drops.since(from), nowMillis, label == null ? why : "needs two reports");
         backlog.show(t == null ? none : t.backlog.since(from), nowMillis, why);
+        String key = label == null ? null : keysByLabel.get(label);
+        latency.show(t == null || key == null || !key.startsWith("flow ") ? none : t.latency.since(from), nowMillis,
+                key != null && !key.startsWith("flow ") ? "per flow only: the routers report latency per flow, not per link"
+                        : t == null ? why : "no report of an event sent yet");
     }
 
     /** The charts' labels offered, for tests. */

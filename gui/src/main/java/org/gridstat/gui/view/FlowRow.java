@@ -22,9 +22,11 @@ import org.gridstat.gui.model.Variable;
  * <p>{@code reassigned} is what the router's bandwidth reassignment has moved the flow's assured
  * rate by, as its latest report says: the assured rate in force less the reservation, positive when
  * the flow was granted bandwidth, negative when it lent some to a congested HRT flow, 0 when none
- * is in force. The routers' reports do not count the decisions behind it, so neither does the
- * table. {@code heldRateHz} is a congestion hold in force on the flow (0: none). The API reports
- * no latency per flow, so the table has no latency column.
+ * is in force; {@code reassignments} how many of the router's decisions moved it since its data
+ * path started. {@code heldRateHz} is a congestion hold in force on the flow (0: none).
+ * {@code latencyP99Micros} is the 99th percentile of the flow's queueing at its router (this hop
+ * only, not end to end; a kernel-shaped link's queueing is the kernel's and not in it) over the
+ * router's last report period, µs; 0 when the flow sent nothing in it.
  *
  * <p>{@code asOfMillis} is when its figures were so (its router's report, or its receipt before
  * one); {@code stale}: they may no longer be current (the console is not live, or the router has
@@ -32,8 +34,9 @@ import org.gridstat.gui.model.Variable;
  */
 public record FlowRow(FlowKey key, String variable, String publisher, String subscribers, String router, String link,
                       String serviceClass, Long assured, Long minimum, Long ceiling, Long demand, String state,
-                      Long assuredInForce, Long reassigned, Double heldRateHz, Long deadlineMisses,
-                      Long overflowDrops, Long backlog, Long departure, long asOfMillis, boolean stale) {
+                      Long assuredInForce, Long reassigned, Long reassignments, Double heldRateHz,
+                      Long latencyP99Micros, Long deadlineMisses, Long overflowDrops, Long backlog, Long departure,
+                      long asOfMillis, boolean stale) {
 
     /** The rows of every flow in the snapshot, in the order of their keys. */
     public static List<FlowRow> of(ConsoleSnapshot s) {
@@ -68,7 +71,9 @@ public record FlowRow(FlowKey key, String variable, String publisher, String sub
                     st == null ? null : st.demandBytesPerSecond(), st == null ? null : st.state(),
                     st == null ? null : st.assuredInForceBytesPerSecond(),
                     st == null ? null : st.assuredInForceBytesPerSecond() - f.assuredBytesPerSecond(),
+                    st == null ? null : st.reassignments(),
                     st == null ? null : st.heldRateHz(),
+                    st == null ? null : st.latencyP99Micros(),
                     st == null ? null : st.deadlineMisses(), st == null ? null : st.overflowDrops(),
                     st == null ? null : st.backlog(), st == null ? null : st.departureBytesPerSecond(),
                     stamped.atMillis(), s.stale(stamped)));

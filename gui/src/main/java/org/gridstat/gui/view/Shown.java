@@ -37,6 +37,30 @@ public final class Shown {
         return delta == 0 ? "none" : delta > 0 ? "+" + bytesPerSecond(delta) : "−" + bytesPerSecond(-delta);
     }
 
+    /**
+     * A latency p99 given in whole microseconds, rounded up by the router: "850 µs", "1.8 ms",
+     * "2.3 s"; "≤ 1 µs" for 1 (below the router's 1 µs resolution, as an event sent in the duty
+     * cycle it arrived in is); "idle" for 0, a period in which the flow sent nothing (so no latency
+     * was measured, which is not a latency of 0).
+     */
+    public static String latency(Long micros) {
+        if (micros == null) {
+            return NONE;
+        }
+        return micros == 0 ? "idle" : micros == 1 ? "≤ 1 µs" : micros((double) micros);
+    }
+
+    /** A latency in microseconds, as a chart's axis writes it: "850 µs", "1.8 ms", "2.3 s". */
+    public static String micros(double micros) {
+        if (Math.abs(micros) >= 1e6) {
+            return decimal(micros / 1e6) + " s";
+        }
+        if (Math.abs(micros) >= 1e3) {
+            return decimal(micros / 1e3) + " ms";
+        }
+        return decimal(micros) + " µs";
+    }
+
     public static String count(Long n) {
         return n == null ? NONE : String.format(Locale.ROOT, "%,d", n);
     }

@@ -139,7 +139,8 @@ final class ControlChannelClient implements AutoCloseable {
 
     /**
      * Sends the statistics of the flows the broker installed, in reports of at most MAX_SAMPLES,
-     * then the router's own counters.
+     * then the router's own counters. Each report ends the flows' latency period: a flow's latency
+     * p99 is over the events it sent since the previous report. Control thread.
      */
     private void report() {
         Channel ch = channel;
@@ -150,18 +151,10 @@ final class ControlChannelClient implements AutoCloseable {
         synchronized (brokerFlows) {
             mine = new HashSet<>(brokerFlows);
         }
-        List<ControlMessage.FlowSample> samples = new java.util.ArrayList<>();
-        org.gridstat.statusrouter.api.RouterCounters counters = dataPlane.counters();
-        for (org.gridstat.core.sched.LinkStatistics link : counters.links().values()) {
-            for (org.gridstat.core.sched.FlowStatistics f : link.flows()) {
-                if (mine.contains(f.flowId())) {
-                    org.gridstat.core.sched.QueueStatistics q = f.queue();
-                    samples.add(new ControlMessage.FlowSample(f.flowId(), q.departures(), q.departureBytes(),
-                            q.overflowDrops(), q.deadlineMisses(), q.backlog(), q.arrivalRate(), q.departureRate(),
-                            q.demandRate(), f.assuredRate(), f.shortfall(), f.heldRateHz()));
-                }
-            }
-        }
+        DataPlane plane = dataPlane;
+        // ends the latency period: each flow's p99 is over what it sent since the previous report
+        org.gridstat.statusrouter.api.RouterCounters counters = plane.reportCounters();
+        List<ControlMessage.FlowSample> samples = RouterReports.flowSamples(counters, mine::contains, plane::reassignments);
         long now = System.currentTimeMillis();
         for (int i = 0; i < samples.size(); i += ControlMessage.FlowReport.MAX_SAMPLES) {
             send(ch, new ControlMessage.FlowReport(now,

@@ -41,6 +41,8 @@ final class DataPath {
     final DataPathAgent<ByteBuf> agent;
     /** Congestion control's recent decisions, or {@code null} when it is off. */
     final DecisionLog decisions;
+    /** How many reassignments moved each flow's rate, or {@code null} when congestion control is off. */
+    final FlowReassignments reassignments;
     /** Back-pressure: holds and congestion notices, or {@code null} without them. On this loop only. */
     private final NoticeRelay relay;
     /** Where the relay's advice goes (the notice plane, once it runs); until then it is kept in the relay. */
@@ -87,12 +89,14 @@ final class DataPath {
         if (policies != null) { // before the first flow, so every one is under the links' policies
             this.decisions = new DecisionLog(settings.links.stream().map(l -> l.name).toList(), epochClock,
                     DecisionLog.warnings(settings.nodeId));
+            this.reassignments = new FlowReassignments(id -> engine.flow(id) != null);
             // Holds apply with local control too (a victim sends what its lent rate carries); the
             // advice goes out only with notices on.
             this.relay = new NoticeRelay(engine, (hop, variable, rate) -> adviceOut.advise(hop, variable, rate));
             java.util.Iterator<CongestionPolicy> each = java.util.Arrays.asList(policies).iterator();
             engine.useCongestionControl(each::next, (link, d) -> {
                 decisions.decided(link, d);
+                reassignments.decided(d);
                 relay.decided(link, d);
                 if (d.kind() == org.gridstat.core.congestion.Decision.Kind.UNMET) {
                     unmetAlarm.run();
@@ -100,6 +104,7 @@ final class DataPath {
             });
         } else {
             this.decisions = null;
+            this.reassignments = null;
             this.relay = null;
         }
         this.links = new LinkTransmitter[settings.links.size()];
@@ -331,6 +336,14 @@ final class DataPath {
     /** The back-pressure relay (on the data-path loop only), or {@code null} without congestion control. */
     NoticeRelay relay() {
         return relay;
+    }
+
+    /**
+     * How many of congestion control's reassignments moved flow {@code flowId}'s assured rate since
+     * this data path started; 0 with congestion control off. From any thread.
+     */
+    long reassignments(long flowId) {
+        return reassignments == null ? 0 : reassignments.of(flowId);
     }
 
     /** Frames other loops have handed to this one so far. */

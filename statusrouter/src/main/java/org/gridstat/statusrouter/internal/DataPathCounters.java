@@ -47,6 +47,15 @@ final class DataPathCounters {
 
     /** Sums the ingress counters with the data path's into one snapshot. */
     static RouterCounters snapshot(List<DataPathCounters> all, DataPath path) {
+        return snapshot(all, path, false);
+    }
+
+    /**
+     * Sums the ingress counters with the data path's into one snapshot; with {@code endPeriod} the
+     * snapshot also ends the queues' latency period (a flow report's: see
+     * {@link org.gridstat.core.sched.LinkScheduler#statistics(boolean)}).
+     */
+    static RouterCounters snapshot(List<DataPathCounters> all, DataPath path, boolean endPeriod) {
         long received = 0;
         long handoffDrops = 0;
         long forwarded = 0;
@@ -63,7 +72,7 @@ final class DataPathCounters {
             datagrams += c.get(LinkCounter.DATAGRAMS);
             sendErrors += c.get(LinkCounter.SEND_ERRORS);
             emulationLost += c.get(LinkCounter.EMULATION_LOST) + c.get(LinkCounter.DELAY_LINE_FULL);
-            links.put(path.links[i].config.name, path.engine.statistics(i));
+            links.put(path.links[i].config.name, path.engine.statistics(i, endPeriod));
             linkCounters.put(path.links[i].config.name, c);
         }
         for (DataPathCounters c : all) {

@@ -299,6 +299,20 @@ final class DataPlane implements AutoCloseable {
         return DataPathCounters.snapshot(counters, dataPath);
     }
 
+    /**
+     * The counters for a flow report: as {@link #counters()}, ending the queues' latency period,
+     * so each flow's period p99 is over the events sent since the previous report. Only the flow
+     * reports call it.
+     */
+    RouterCounters reportCounters() {
+        return DataPathCounters.snapshot(counters, dataPath, true);
+    }
+
+    /** How many reassignments moved a flow's assured rate since the data path started (0: none, or no congestion control). */
+    long reassignments(long flowId) {
+        return dataPath.reassignments(flowId);
+    }
+
     /** Queues flow changes for the data path; they apply on its loop, in order. */
     void submit(List<FlowCommand> commands) {
         dataPath.submit(commands, null);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.control.ControlMessage.RouterReport;
 import org.gridstat.core.egress.LinkCounter;
 import org.gridstat.core.sched.FlowStatistics;
@@ -14,11 +15,40 @@ import org.gridstat.core.stats.CounterSnapshot;
 import org.gridstat.statusrouter.api.RouterCounters;
 
 /**
- * A router's counters as the reports it sends its broker: totals, ingress drops by reason and
- * each out-link's figures, the out-links split over as many reports as they need.
+ * A router's counters as the reports it sends its broker: its flows' samples, and totals, ingress
+ * drops by reason and each out-link's figures, the out-links split over as many reports as they
+ * need.
  */
 final class RouterReports {
     private RouterReports() {
+    }
+
+    /**
+     * The flow samples of a report: one per flow on each out-link that {@code reported} takes (the
+     * broker's), with its reassignments from {@code reassignments}. The latency p99 is the queue's
+     * period p99 (give counters that ended a period, {@link DataPlane#reportCounters}) in whole
+     * microseconds, rounded up so a latency under a microsecond is not shown as none.
+     */
+    static List<ControlMessage.FlowSample> flowSamples(RouterCounters c, java.util.function.LongPredicate reported,
+                                                       java.util.function.LongUnaryOperator reassignments) {
+        List<ControlMessage.FlowSample> samples = new ArrayList<>();
+        for (LinkStatistics link : c.links().values()) {
+            for (FlowStatistics f : link.flows()) {
+                if (reported.test(f.flowId())) {
+                    QueueStatistics q = f.queue();
+                    samples.add(new ControlMessage.FlowSample(f.flowId(), q.departures(), q.departureBytes(),
+                            q.overflowDrops(), q.deadlineMisses(), q.backlog(), q.arrivalRate(), q.departureRate(),
+                            q.demandRate(), f.assuredRate(), f.shortfall(), f.heldRateHz(),
+                            micros(q.periodLatencyP99Nanos()), reassignments.applyAsLong(f.flowId())));
+                }
+            }
+        }
+        return samples;
+    }
+
+    /** Nanoseconds as whole microseconds, rounded up, within what a sample carries. */
+    static long micros(long nanos) {
+        return Math.min(ControlMessage.FlowSample.MAX_LATENCY_MICROS, (Math.max(0, nanos) + 999) / 1_000);
     }
 
     static List<RouterReport> of(RouterCounters c, long nowMillis) {

@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.gridstat.core.congestion.BandwidthReassignment;
 import org.gridstat.core.congestion.Decision;
+import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.forward.EngineCounter;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.sched.FlowStatistics;
+import org.gridstat.core.sched.QueueStatistics;
 import org.gridstat.core.time.ManualClock;
 import org.gridstat.core.wire.StatusEventEncoder;
 import org.gridstat.statusrouter.api.CongestionDecision;
@@ -167,6 +169,42 @@ class CongestionControlDataPathTest {
         assertEquals(0, c.engine().get(EngineCounter.NEEDS_UNMET), "best effort covers the need");
     }
 
+    /** The samples a flow report would carry now, made as the control channel makes them; ends the latency period. */
+    private java.util.Map<Long, ControlMessage.FlowSample> report() {
+        java.util.Map<Long, ControlMessage.FlowSample> out = new java.util.TreeMap<>();
+        RouterReports.flowSamples(DataPathCounters.snapshot(List.of(ingressCounters), path, true), id -> true,
+                path::reassignments).forEach(f -> out.put(f.flowId(), f));
+        return out;
+    }
+
+    @Test
+    void aFlowReportCarriesEachFlowsQueueingP99OverItsPeriodAndTheReassignmentsThatMovedItsRate() {
+        wire("on");
+        run(3 * PERIOD / MS); // the link offered 12,000 B/s of its 10,000: both flows queue
+        RouterCounters c = counters(); // another reader first: it ends no period
+        java.util.Map<Long, ControlMessage.FlowSample> first = report();
+        for (long flow : new long[] {1, 2}) {
+            ControlMessage.FlowSample f = first.get(flow);
+            QueueStatistics q = c.links().get("a").flow(flow).queue();
+            assertTrue(f.latencyP99Micros() >= 1_000, "queued at least a step of 1 ms under load: " + f);
+            assertEquals((q.periodLatencyP99Nanos() + 999) / 1_000, f.latencyP99Micros(),
+                    "the first report's period is the flow's life so far, in µs rounded up");
+        }
+        assertTrue(first.get(1L).reassignments() >= 1, "the HRT flow was granted: " + first.get(1L));
+        assertTrue(first.get(2L).reassignments() >= 1, "best effort lent: " + first.get(2L));
+        long granted = c.recentDecisions().stream().filter(d -> d.decision().flowId() == 1
+                && d.decision().kind() != Decision.Kind.UNMET && d.decision().kind() != Decision.Kind.MET).count();
+        assertEquals(granted, first.get(1L).reassignments(), "each decision that moved its rate, as the log lists them");
+        assertEquals(counters().engine().get(EngineCounter.RATES_REASSIGNED),
+                first.get(1L).reassignments() + first.get(2L).reassignments(), "every reassignment is one flow's");
+
+        java.util.Map<Long, ControlMessage.FlowSample> again = report();
+        assertEquals(0, again.get(1L).latencyP99Micros(), "nothing left since the last report: no latency in the period");
+        assertEquals(first.get(1L).reassignments(), again.get(1L).reassignments(), "the count stays");
+        run(PERIOD / MS);
+        assertTrue(report().get(2L).latencyP99Micros() >= 1_000, "still queueing in the next period");
+    }
+
     @Test
     void withCongestionControlOffTheSameSurgeMovesNoRate() {
         wire("off");
@@ -183,5 +221,9 @@ class CongestionControlDataPathTest {
             assertEquals(f.reservedRate(), f.assuredRate(), "served as reserved: " + f);
         }
         assertNull(path.decisions);
+        for (ControlMessage.FlowSample f : report().values()) {
+            assertEquals(0, f.reassignments(), "no congestion control, no reassignment: " + f);
+            assertTrue(f.latencyP99Micros() >= 1_000, "queueing is measured all the same: " + f);
+        }
     }
 }
