@@ -18,7 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * at most {@link #MAX_SERIES} are kept.
  */
 public final class ChartHistory {
-    public static final int MAX_SERIES = 10_000;
+    /**
+     * Traces kept at most: each holds four series of {@link #CAPACITY} points (38 KB), so the
+     * history stays under 80 MB however many flows the network carries. Beyond it, a new element is
+     * not charted until older ones are forgotten.
+     */
+    public static final int MAX_SERIES = 2_000;
     /** Points per series: one report a second over the window, with room for faster reports. */
     static final int CAPACITY = 600;
 

@@ -32,4 +32,22 @@ class ChartHistoryTest {
                 Map.of("r2", new RouterCounters.LinkCounters(10, 600, 0, 0, 0, 1)))), 2_000);
         assertEquals(0, h.trace(ChartHistory.linkKey("r1", "r2")).latency.since(0).size(), "the routers report latency per flow");
     }
+
+    @Test
+    void theHistoryIsBoundedInTracesAndSoInMemory() {
+        long bytesPerTrace = 4L * ChartHistory.CAPACITY * (Long.BYTES + Double.BYTES);
+        assertTrue(ChartHistory.MAX_SERIES * bytesPerTrace <= 80L << 20,
+                "at most " + ChartHistory.MAX_SERIES * bytesPerTrace / (1 << 20) + " MB of points");
+        ChartHistory h = new ChartHistory();
+        for (int i = 1; i <= ChartHistory.MAX_SERIES + 10; i++) { // all fresh: none can be forgotten
+            h.flow(new Flow("r1", i, i, 7, "r2", "HRT", 4_000, 4_000L, 8_000, List.of(20_000_000L),
+                    new FlowStatistics(1_000, 10, 600, 0, 0, 0, 3_000, 3_000, 3_000, "STABLE", 4_000, 0, 0, 5L, 0L)), 1_000);
+        }
+        assertNotNull(h.trace(ChartHistory.flowKey(new FlowKey("r1", ChartHistory.MAX_SERIES))));
+        assertNull(h.trace(ChartHistory.flowKey(new FlowKey("r1", ChartHistory.MAX_SERIES + 1))), "beyond the bound: not kept");
+        h.flow(new Flow("r1", 99_999, 99_999, 7, "r2", "HRT", 4_000, 4_000L, 8_000, List.of(20_000_000L),
+                new FlowStatistics(1_000 + SeriesHistory.WINDOW_MILLIS + 1, 10, 600, 0, 0, 0, 3_000, 3_000, 3_000, "STABLE",
+                        4_000, 0, 0, 5L, 0L)), 1_000 + SeriesHistory.WINDOW_MILLIS + 1);
+        assertNotNull(h.trace(ChartHistory.flowKey(new FlowKey("r1", 99_999))), "once the old ones are past the window, a new one is");
+    }
 }
