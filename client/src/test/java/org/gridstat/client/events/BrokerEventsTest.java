@@ -139,6 +139,35 @@ class BrokerEventsTest {
     }
 
     @Test
+    void aReplicaThatTakesTheConnectionButNeverAnswersMakesWayForTheNext() throws Exception {
+        // a hung process, or something else on the port: connected, and no answer's head ever comes
+        FakeBroker hung = broker(FakeBroker::silent);
+        FakeBroker b = broker(out -> {
+            FakeBroker.write(out, FakeBroker.STREAM_HEAD + SNAPSHOT);
+            FakeBroker.silent(out);
+        });
+        BrokerEvents e = read(hung.uri(), b.uri());
+        await(() -> states.contains("LIVE"), "live on the second replica: " + states);
+        assertEquals(b.uri(), e.broker());
+    }
+
+    @Test
+    void aStandbyNamingALeaderNoConnectionCanGoToMakesWayForTheNextReplica() throws Exception {
+        // a port out of range: the reader's thread died on it, the console left connecting for ever
+        String refusal = "{\"error\":\"replica two is a standby\",\"leader\":\"http://127.0.0.1:84700\"}";
+        FakeBroker standby = broker(out -> FakeBroker.write(out, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                + "application/json\r\nContent-Length: " + refusal.length() + "\r\n\r\n" + refusal));
+        FakeBroker b = broker(out -> {
+            FakeBroker.write(out, FakeBroker.STREAM_HEAD + SNAPSHOT);
+            FakeBroker.silent(out);
+        });
+        BrokerEvents e = read(standby.uri(), b.uri());
+        await(() -> states.contains("LIVE"), "live on the second replica: " + states);
+        assertEquals(b.uri(), e.broker());
+        assertEquals(0, e.counters().leaderRedirects(), "not followed: " + states);
+    }
+
+    @Test
     void aStreamInChunksReadsAsOneAndAFailingListenerDoesNotEndIt() throws Exception {
         String body = SNAPSHOT + "event: alarms\nid: 2\ndata: {}\n\n";
         FakeBroker b = broker(out -> {
