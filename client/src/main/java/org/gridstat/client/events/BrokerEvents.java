@@ -242,6 +242,7 @@ public final class BrokerEvents implements AutoCloseable {
         int nextReplica = 1;
         URI target = replicas.get(0);
         boolean redirectedLast = false;
+        int redirectsInARow = 0;
         while (!closed) {
             broker = target;
             report(State.CONNECTING, target, null);
@@ -255,10 +256,16 @@ public final class BrokerEvents implements AutoCloseable {
             switch (a.ending) {
                 case REDIRECTED -> {
                     leaderRedirects.incrementAndGet();
-                    target = a.leader;
-                    if (!redirectedLast) {
-                        redirectedLast = true;
-                        continue; // ask the leader at once; a second redirection in a row waits, as replicas may disagree briefly
+                    if (++redirectsInARow > replicas.size()) {
+                        // standbys naming each other, or a longer chain: the replicas given are asked in turn
+                        redirectsInARow = 0;
+                        target = replicas.get(nextReplica++ % replicas.size());
+                    } else {
+                        target = a.leader;
+                        if (!redirectedLast) {
+                            redirectedLast = true;
+                            continue; // ask the leader at once; a second redirection in a row waits, as replicas may disagree briefly
+                        }
                     }
                 }
                 case FAILED -> target = replicas.get(nextReplica++ % replicas.size());
@@ -267,6 +274,9 @@ public final class BrokerEvents implements AutoCloseable {
                 }
             }
             redirectedLast = a.ending == Ending.REDIRECTED;
+            if (!redirectedLast) {
+                redirectsInARow = 0;
+            }
             if (a.ending == Ending.STALE) {
                 staleStreams.incrementAndGet();
             }
