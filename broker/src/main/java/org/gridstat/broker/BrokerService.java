@@ -166,11 +166,11 @@ public final class BrokerService implements AutoCloseable {
         } catch (java.net.UnknownHostException e) {
             wildcard = false;
         }
-        if (!"http".equals(u.getScheme()) || host == null || u.getPort() <= 0 || wildcard
+        if (!"http".equals(u.getScheme()) || host == null || u.getPort() <= 0 || u.getPort() > 65_535 || wildcard
                 || (u.getRawPath() != null && !u.getRawPath().isEmpty() && !u.getRawPath().equals("/"))
                 || u.getRawQuery() != null || u.getRawFragment() != null || u.getRawUserInfo() != null) {
             throw new IllegalArgumentException("advertised API address must be http://host:port with a host clients can"
-                    + " reach (not a wildcard such as 0.0.0.0), got " + url);
+                    + " reach (not a wildcard such as 0.0.0.0) and a port from 1 to 65535, got " + url);
         }
     }
 

@@ -68,7 +68,7 @@ class BrokerServiceTest {
         BrokerService.checkAdvertised("http://b1.example:8470");
         BrokerService.checkAdvertised("http://[2001:db8::1]:8470");
         for (String bad : List.of("http://0.0.0.0:8470", "http://[::]:8470", "https://b1:8470", "http://b1",
-                "http://b1:8470/api", "b1:8470")) {
+                "http://b1:8470/api", "b1:8470", "http://b1:84700", "http://b1:65536")) {
             assertThrows(IllegalArgumentException.class, () -> BrokerService.checkAdvertised(bad), bad);
         }
     }

@@ -27,7 +27,8 @@ import org.gridstat.core.model.VariableId;
 /**
  * A connection to a QoS broker's management API (HTTP/JSON, {@code docs/management-api.md}),
  * given the API addresses of its replicas. Requests go to the leader: a standby's answer names it,
- * and an unreachable replica makes way for the next. While no replica leads (a failover), requests
+ * and an unreachable replica makes way for the next (one that does not answer in time fails that
+ * request, and the next request asks the next replica). While no replica leads (a failover), requests
  * are retried until {@link #failoverWait} has passed. A request that changes something carries an
  * {@code Idempotency-Key} made for the call, and only a request carrying one is sent again after
  * a lost connection: if the first try was made and its answer lost, the broker answers the repeat
@@ -284,6 +285,9 @@ public final class BrokerConnection {
                     lastProblem += " (its leader address '" + field(r.body(), "leader") + "' is not http://host:port)";
                 }
             } catch (HttpTimeoutException e) {
+                // a replica that does not answer in time (hung, or its machine gone without a word) is
+                // not asked first again: the next request goes to the next replica, which may lead now
+                leader = replicas.get((replicas.indexOf(target) + 1) % replicas.size());
                 throw new BrokerException("broker " + target + " did not answer " + method + " " + path + " within "
                         + requestTimeout.toMillis() + " ms", e);
             } catch (ConnectException e) {

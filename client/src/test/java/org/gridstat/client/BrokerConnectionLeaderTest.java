@@ -65,6 +65,23 @@ class BrokerConnectionLeaderTest {
     }
 
     @Test
+    void aReplicaThatDoesNotAnswerInTimeIsNotAskedFirstAgain() throws Exception {
+        // the old leader hung (its connections taken by the kernel, never answered) and the other
+        // replica took over: every request went to the hung one and timed out, for as long as it hung
+        try (java.net.ServerSocket hung = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            AtomicInteger asked = new AtomicInteger();
+            HttpServer leader = replica(new AtomicReference<>(new String[] {"200", "{\"replica\":\"b2\"}"}), asked);
+            BrokerConnection c = BrokerConnection.connect(List.of(URI.create("http://127.0.0.1:" + hung.getLocalPort()),
+                    URI.create(url(leader))), Duration.ofMillis(300), Duration.ofMillis(300));
+            BrokerException e = assertThrows(BrokerException.class, () -> c.request("GET", "/status", null));
+            assertTrue(e.getMessage().contains("did not answer"), e.getMessage());
+            assertEquals(200, c.request("GET", "/status", null).status(), "the next request asks the next replica");
+            assertEquals(200, c.request("GET", "/status", null).status(), "and stays with it");
+            assertEquals(2, asked.get());
+        }
+    }
+
+    @Test
     void aLeaderAddressNoRequestCanGoToIsNotFollowedAndTheNextRequestStillWorks() throws Exception {
         AtomicReference<String[]> answer = new AtomicReference<>(new String[] {"503",
                 "{\"error\":\"standby\",\"leader\":\"http://0.0.0.0:8470\"}"});

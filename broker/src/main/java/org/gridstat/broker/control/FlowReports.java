@@ -10,9 +10,18 @@ import org.gridstat.core.control.ControlMessage.FlowSample;
  * The latest statistics each router reported for the flows the broker installed in it. Only
  * flows the broker knows of are kept, so a router cannot grow this beyond the flow table; a
  * sample older than the one kept (a report delayed or replayed) is ignored, so it cannot undo a
- * newer one or raise an alarm the newer one cleared.
+ * newer one or raise an alarm the newer one cleared. One older by more than
+ * {@link #MAX_DELAY_MILLIS} is no delayed report but the router's clock set back (it ran ahead, or
+ * a bad time came from its source): it is taken, so the router's reports are not ignored until its
+ * clock catches up with the one it had.
  */
 public final class FlowReports {
+    /**
+     * The most a report can be older than the one kept and still be a delayed one: reports come
+     * every second on a session that ends after seconds of silence.
+     */
+    static final long MAX_DELAY_MILLIS = 10_000;
+
     /** A flow's latest sample and when the router took it (ms since 1970). */
     public record Latest(long timeMillis, FlowSample sample) {
     }
@@ -34,7 +43,8 @@ public final class FlowReports {
         int ignored = 0;
         for (FlowSample s : report.flows()) {
             Latest kept = m.get(s.flowId());
-            if (routerFlows.containsKey(s.flowId()) && (kept == null || report.timeMillis() >= kept.timeMillis())) {
+            if (routerFlows.containsKey(s.flowId()) && (kept == null || report.timeMillis() >= kept.timeMillis()
+                    || kept.timeMillis() - report.timeMillis() > MAX_DELAY_MILLIS)) {
                 m.put(s.flowId(), new Latest(report.timeMillis(), s));
                 if (s.shortfall() > 0 && (kept == null || kept.sample().shortfall() == 0)) {
                     becameShort.accept(s);

@@ -49,4 +49,16 @@ class FlowReportsTest {
         assertEquals(T + 2_000, reports.latest("r1", 7).timeMillis());
         assertEquals(List.of(), shortFlows);
     }
+
+    @Test
+    void aRouterWhoseClockWasSetBackIsNotIgnoredUntilItCatchesUp() {
+        // an hour ahead, then set right (NTP, or the router restarted with its clock corrected): its
+        // reports were all ignored for that hour, its flows' figures and shortfalls unseen
+        accept(report(T + 3_600_000, 7, 0));
+        assertEquals(0, accept(report(T, 7, 2_880)), "no report is delayed an hour: the router's clock was set back");
+        assertEquals(T, reports.latest("r1", 7).timeMillis());
+        assertEquals(List.of(7L), shortFlows, "its shortfall is seen");
+        assertEquals(0, accept(report(T + 1_000, 7, 2_880)));
+        assertEquals(T + 1_000, reports.latest("r1", 7).timeMillis());
+    }
 }

@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * connects again after a back-off: 250 ms, doubled after each failed attempt up to 5 s, and
  * 250 ms again once a stream has gone live. Every new stream begins with a {@code snapshot}, so
  * the console is whole again without asking. A standby's 503 naming the leader is followed at
- * once; an unreachable replica makes way for the next one given. An event longer than
+ * once (unless no connection can go to the address it names); an unreachable replica, or one that
+ * takes the connection but does not answer within three keepalive periods, makes way for the next
+ * one given. An event longer than
  * {@link Settings#maxEventBytes} (8 MiB by default) closes the connection and is counted, rather
  * than held. Listeners are called on the reader's thread: one that blocks holds the stream
  * back (the broker then skips pulses for it, and closes it after 10 s).
@@ -240,6 +242,7 @@ public final class BrokerEvents implements AutoCloseable {
         int nextReplica = 1;
         URI target = replicas.get(0);
         boolean redirectedLast = false;
+        int redirectsInARow = 0;
         while (!closed) {
             broker = target;
             report(State.CONNECTING, target, null);
@@ -253,10 +256,16 @@ public final class BrokerEvents implements AutoCloseable {
             switch (a.ending) {
                 case REDIRECTED -> {
                     leaderRedirects.incrementAndGet();
-                    target = a.leader;
-                    if (!redirectedLast) {
-                        redirectedLast = true;
-                        continue; // ask the leader at once; a second redirection in a row waits, as replicas may disagree briefly
+                    if (++redirectsInARow > replicas.size()) {
+                        // standbys naming each other, or a longer chain: the replicas given are asked in turn
+                        redirectsInARow = 0;
+                        target = replicas.get(nextReplica++ % replicas.size());
+                    } else {
+                        target = a.leader;
+                        if (!redirectedLast) {
+                            redirectedLast = true;
+                            continue; // ask the leader at once; a second redirection in a row waits, as replicas may disagree briefly
+                        }
                     }
                 }
                 case FAILED -> target = replicas.get(nextReplica++ % replicas.size());
@@ -265,6 +274,9 @@ public final class BrokerEvents implements AutoCloseable {
                 }
             }
             redirectedLast = a.ending == Ending.REDIRECTED;
+            if (!redirectedLast) {
+                redirectsInARow = 0;
+            }
             if (a.ending == Ending.STALE) {
                 staleStreams.incrementAndGet();
             }
@@ -290,7 +302,7 @@ public final class BrokerEvents implements AutoCloseable {
             int port = target.getPort() < 0 ? 80 : target.getPort();
             try {
                 s.connect(new InetSocketAddress(target.getHost(), port), (int) settings.connectTimeout().toMillis());
-            } catch (IOException e) {
+            } catch (IOException | IllegalArgumentException e) { // unreachable, or an address no connection can go to
                 a.detail = "cannot reach " + target + ": " + e.getMessage();
                 return a;
             }
@@ -318,8 +330,13 @@ public final class BrokerEvents implements AutoCloseable {
             a.ending = Ending.ENDED;
             a.detail = "the broker ended the stream";
         } catch (SocketTimeoutException e) {
-            a.ending = Ending.STALE;
-            a.detail = "no data from " + target + " for " + settings.staleAfter().toMillis() + " ms";
+            if (a.live) {
+                a.ending = Ending.STALE;
+                a.detail = "no data from " + target + " for " + settings.staleAfter().toMillis() + " ms";
+            } else {
+                // it took the connection and never answered (hung, or not a broker): the next replica may lead
+                a.detail = target + " did not answer within " + settings.staleAfter().toMillis() + " ms";
+            }
         } catch (EventTooLargeException e) {
             oversizeEvents.incrementAndGet();
             a.ending = Ending.ENDED;
@@ -340,8 +357,11 @@ public final class BrokerEvents implements AutoCloseable {
             error = doc.path("error").asText(body);
             String leader = doc.path("leader").asText("");
             if (head.status() == 503 && !leader.isEmpty()) {
-                URI named = requireHttp(URI.create(leader));
-                if (!named.equals(target)) {
+                URI named = leaderNamed(leader);
+                if (named == null) {
+                    error += " (its leader address '" + leader + "' is not http://host:port with a port from 1 to 65535"
+                            + " and a host that is not a wildcard)";
+                } else if (!named.equals(target)) {
                     a.ending = Ending.REDIRECTED;
                     a.leader = named;
                 }
@@ -351,6 +371,25 @@ public final class BrokerEvents implements AutoCloseable {
         }
         a.detail = target + " answered " + head.status() + (head.status() == 200 ? " without an event stream" : "")
                 + ": " + (error.length() > 300 ? error.substring(0, 300) + "..." : error);
+    }
+
+    /**
+     * The leader a standby's 503 names, if a connection can go to it: http, a host that is not a
+     * wildcard (a broker bound to 0.0.0.0 or :: advertises that), a port from 1 to 65535; else
+     * {@code null}, and the reader tries the next replica given instead.
+     */
+    static URI leaderNamed(String named) {
+        try {
+            URI u = new URI(named);
+            String host = u.getHost();
+            if (!"http".equals(u.getScheme()) || host == null || u.getPort() < 1 || u.getPort() > 65_535) {
+                return null;
+            }
+            String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+            return bare.equals("0.0.0.0") || bare.equals("::") || bare.equals("0:0:0:0:0:0:0:0") ? null : u;
+        } catch (java.net.URISyntaxException e) {
+            return null;
+        }
     }
 
     private void deliver(EventStreamReader.Event e) {

@@ -139,6 +139,62 @@ class BrokerEventsTest {
     }
 
     @Test
+    void aReplicaThatTakesTheConnectionButNeverAnswersMakesWayForTheNext() throws Exception {
+        // a hung process, or something else on the port: connected, and no answer's head ever comes
+        FakeBroker hung = broker(FakeBroker::silent);
+        FakeBroker b = broker(out -> {
+            FakeBroker.write(out, FakeBroker.STREAM_HEAD + SNAPSHOT);
+            FakeBroker.silent(out);
+        });
+        BrokerEvents e = read(hung.uri(), b.uri());
+        await(() -> states.contains("LIVE"), "live on the second replica: " + states);
+        assertEquals(b.uri(), e.broker());
+    }
+
+    @Test
+    void aStandbyNamingALeaderNoConnectionCanGoToMakesWayForTheNextReplica() throws Exception {
+        // a port out of range: the reader's thread died on it, the console left connecting for ever
+        String refusal = "{\"error\":\"replica two is a standby\",\"leader\":\"http://127.0.0.1:84700\"}";
+        FakeBroker standby = broker(out -> FakeBroker.write(out, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+                + "application/json\r\nContent-Length: " + refusal.length() + "\r\n\r\n" + refusal));
+        FakeBroker b = broker(out -> {
+            FakeBroker.write(out, FakeBroker.STREAM_HEAD + SNAPSHOT);
+            FakeBroker.silent(out);
+        });
+        BrokerEvents e = read(standby.uri(), b.uri());
+        await(() -> states.contains("LIVE"), "live on the second replica: " + states);
+        assertEquals(b.uri(), e.broker());
+        assertEquals(0, e.counters().leaderRedirects(), "not followed: " + states);
+    }
+
+    @Test
+    void twoStandbysNamingEachOtherMakeWayForTheOtherReplicasGiven() throws Exception {
+        // each names the other as the leader (a wrong --api-advertised, or views of an election that
+        // disagree): the reader went back and forth between them for ever, the leader given third unasked
+        FakeBroker leader = broker(out -> {
+            FakeBroker.write(out, FakeBroker.STREAM_HEAD + SNAPSHOT);
+            FakeBroker.silent(out);
+        });
+        java.util.concurrent.atomic.AtomicReference<URI> other = new java.util.concurrent.atomic.AtomicReference<>();
+        FakeBroker.Script namingTheOther = out -> {
+            String refusal = "{\"error\":\"a standby\",\"leader\":\"" + other.get() + "\"}";
+            FakeBroker.write(out, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                    + refusal.length() + "\r\n\r\n" + refusal);
+        };
+        FakeBroker a = broker(namingTheOther);
+        java.util.concurrent.atomic.AtomicReference<URI> aUri = new java.util.concurrent.atomic.AtomicReference<>(a.uri());
+        FakeBroker b = broker(out -> {
+            String refusal = "{\"error\":\"a standby\",\"leader\":\"" + aUri.get() + "\"}";
+            FakeBroker.write(out, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                    + refusal.length() + "\r\n\r\n" + refusal);
+        });
+        other.set(b.uri());
+        BrokerEvents e = read(a.uri(), b.uri(), leader.uri());
+        await(() -> states.contains("LIVE"), "live on the third replica");
+        assertEquals(leader.uri(), e.broker());
+    }
+
+    @Test
     void aStreamInChunksReadsAsOneAndAFailingListenerDoesNotEndIt() throws Exception {
         String body = SNAPSHOT + "event: alarms\nid: 2\ndata: {}\n\n";
         FakeBroker b = broker(out -> {

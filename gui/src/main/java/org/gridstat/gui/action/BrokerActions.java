@@ -24,7 +24,11 @@ import org.gridstat.client.BrokerException;
  * the change may stand) keeps its key: the same action asked again (same method, route and body)
  * is sent under it, so if the first was made the broker answers the repeat with the first answer
  * instead of making it twice. An action the broker answered, either way, lets its key go: asking
- * for it again is a new action.
+ * for it again is a new action. An admission's or a change's key is kept only until another action
+ * is sent: that one may have undone it (the subscription it admitted torn down, the subscription
+ * changed again), and the same values asked afterwards are a new action, which the broker would
+ * otherwise answer with the first answer without making it. A tear-down's key is kept across
+ * other actions: a tear-down once made stays made, so its first answer stays true.
  */
 public final class BrokerActions implements AutoCloseable {
     /** Unknown outcomes whose keys are kept for a retry; the oldest goes beyond this. */
@@ -95,6 +99,8 @@ public final class BrokerActions implements AutoCloseable {
         String action = method + " " + path + "\n" + (json == null ? "" : json);
         String key;
         synchronized (unknownKeys) {
+            // another action may undo an admission or a change left unknown: their keys go
+            unknownKeys.keySet().removeIf(a -> !a.equals(action) && !a.startsWith("DELETE "));
             key = unknownKeys.computeIfAbsent(action, a -> UUID.randomUUID().toString());
         }
         return CompletableFuture.supplyAsync(() -> {

@@ -116,10 +116,28 @@ public final class EventStreamFeed implements ConsoleFeed {
             }
             health.eventDelivered();
         } catch (IOException e) {
-            health.eventUnreadable("unreadable " + name + " event: not JSON: " + e.getMessage());
+            unreadable(name, "unreadable " + name + " event: not JSON: " + e.getMessage(), sink, health);
         } catch (ResourceParser.UnreadableAnswer e) {
-            health.eventUnreadable("unreadable " + name + " event: " + e.getMessage());
+            unreadable(name, "unreadable " + name + " event: " + e.getMessage(), sink, health);
         }
+    }
+
+    /**
+     * An event not read: the resources it carried (the snapshot: every streamed one) are marked as
+     * not refreshed until an event of theirs is read, so the stream going on live with other
+     * resources' events does not present what was shown before as current.
+     */
+    private static void unreadable(String name, String why, FeedSink sink, StreamHealth health) {
+        if (name.equals("snapshot")) {
+            for (Resource r : Resource.values()) {
+                if (r.streamed()) {
+                    sink.unrefreshed(r, why);
+                }
+            }
+        } else if (Resource.named(name) != null) {
+            sink.unrefreshed(Resource.named(name), why);
+        }
+        health.eventUnreadable(why);
     }
 
     @Override

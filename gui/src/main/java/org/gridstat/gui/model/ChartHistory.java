@@ -26,6 +26,12 @@ public final class ChartHistory {
     public static final int MAX_SERIES = 2_000;
     /** Points per series: one report a second over the window, with room for faster reports. */
     static final int CAPACITY = 600;
+    /**
+     * A report older than an element's last by more than this is no late report but its router's
+     * clock set back (it ran ahead, or sent one bad time): the element is charted afresh from it,
+     * where its new points, all older than the last, would be dropped until its clock caught up.
+     */
+    static final long CLOCK_SET_BACK_MILLIS = 10_000;
 
     /** One chartable element's series. */
     public static final class Trace {
@@ -38,6 +44,22 @@ public final class ChartHistory {
         long lastBytes;
         long lastDrops;
         volatile long touchedMillis;
+
+        /** Whether a report of {@code atMillis} adds nothing: not newer than the last, charting it afresh if the router's clock was set back. */
+        private boolean old(long atMillis) {
+            if (atMillis > lastReportMillis) {
+                return false;
+            }
+            if (lastReportMillis - atMillis <= CLOCK_SET_BACK_MILLIS) {
+                return true;
+            }
+            throughput.clear();
+            drops.clear();
+            backlog.clear();
+            latency.clear();
+            lastReportMillis = Long.MIN_VALUE;
+            return false;
+        }
     }
 
     private final Map<String, Trace> traces = new ConcurrentHashMap<>();
@@ -66,7 +88,7 @@ public final class ChartHistory {
             return;
         }
         synchronized (t) {
-            if (s.reportedAtMillis() <= t.lastReportMillis) {
+            if (t.old(s.reportedAtMillis())) {
                 return;
             }
             long drops = s.overflowDrops() + s.deadlineMisses();
@@ -101,7 +123,7 @@ public final class ChartHistory {
                     return;
                 }
                 synchronized (t) {
-                    if (at <= t.lastReportMillis) {
+                    if (t.old(at)) {
                         return;
                     }
                     long drops = c.overflowDrops() + c.deadlineMisses();

@@ -27,6 +27,8 @@ import org.gridstat.gui.feed.Resource;
 public final class ConsoleModel implements FeedSink {
     private final LongSupplier clockMillis;
     private final Map<FlowKey, Stamped<Flow>> flows = new ConcurrentHashMap<>();
+    /** When each flow was last received, on the console's clock: written by the feed's thread only. */
+    private final Map<FlowKey, Long> flowReceipts = new ConcurrentHashMap<>();
     private final Map<Resource, Stamped<?>> latest = new ConcurrentHashMap<>();
     private final Map<Resource, String> unrefreshed = new ConcurrentHashMap<>();
     private final AtomicLong version = new AtomicLong();
@@ -62,26 +64,51 @@ public final class ConsoleModel implements FeedSink {
         Set<FlowKey> present = new HashSet<>();
         for (Flow f : all) {
             present.add(f.key());
-            flows.put(f.key(), new Stamped<>(f, asOf(f, receivedAtMillis)));
-            history.flow(f, receivedAtMillis);
+            put(f, receivedAtMillis);
         }
         flows.keySet().retainAll(present);
+        flowReceipts.keySet().retainAll(present);
         version.incrementAndGet();
     }
 
     /** One flow's latest state (a push channel's per-flow update, or a test's). */
     public void updateFlow(Flow f, long receivedAtMillis) {
-        flows.put(f.key(), new Stamped<>(f, asOf(f, receivedAtMillis)));
-        history.flow(f, receivedAtMillis);
+        put(f, receivedAtMillis);
         version.incrementAndGet();
     }
 
+    private void put(Flow f, long receivedAtMillis) {
+        Long lastReceipt = flowReceipts.put(f.key(), receivedAtMillis);
+        flows.put(f.key(), new Stamped<>(f, asOf(f, flows.get(f.key()), lastReceipt, receivedAtMillis)));
+        history.flow(f, receivedAtMillis);
+    }
+
     /**
-     * When a flow's figures were so: its router's report time, no later than the receipt (a router
-     * whose clock runs ahead does not make old figures look new); its receipt before any report.
+     * When a flow's figures were so, on the console's clock. Its receipt before any report. A report
+     * first seen: its router's report time, no later than the receipt (a router whose clock runs
+     * ahead does not make old figures look new); a report that replaces one seen before was made
+     * since that flow's previous receipt, so it is no older than that, whatever the router's clock
+     * says (one running behind does not make new figures look old). The same report received again
+     * (the broker sends every flow when any changes) keeps the time it was given: a router that
+     * stopped reporting ages on the console's clock, however far ahead its own runs.
+     *
+     * @param was         what was kept of the flow, or {@code null}
+     * @param lastReceipt the flow's previous receipt, or {@code null}
      */
-    static long asOf(Flow f, long receivedAtMillis) {
-        return f.statistics() == null ? receivedAtMillis : Math.min(receivedAtMillis, f.statistics().reportedAtMillis());
+    static long asOf(Flow f, Stamped<Flow> was, Long lastReceipt, long receivedAtMillis) {
+        FlowStatistics s = f.statistics();
+        if (s == null) {
+            return receivedAtMillis;
+        }
+        FlowStatistics before = was == null ? null : was.value().statistics();
+        if (before != null && before.reportedAtMillis() == s.reportedAtMillis()) {
+            return was.atMillis();
+        }
+        long asOf = Math.min(receivedAtMillis, s.reportedAtMillis());
+        if (before != null && lastReceipt != null) {
+            asOf = Math.max(asOf, Math.min(receivedAtMillis, lastReceipt));
+        }
+        return asOf;
     }
 
     /** The feed could not refresh {@code resource}: what is shown of it is kept, marked with why, until it is received again. */

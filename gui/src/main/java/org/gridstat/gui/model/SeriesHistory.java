@@ -27,6 +27,12 @@ public final class SeriesHistory {
         size = Math.min(size + 1, times.length);
     }
 
+    /** Forgets every point. */
+    public synchronized void clear() {
+        next = 0;
+        size = 0;
+    }
+
     /** The points since {@code fromMillis}, oldest first. */
     public synchronized Points since(long fromMillis) {
         int first = (next - size + times.length) % times.length;

@@ -101,13 +101,20 @@ public final class AlarmsView implements PulseView {
     private void refresh() {
         List<AlarmLatch.Entry> entries = latch.entries();
         if (!rows.equals(entries)) { // unchanged: the lines, and the operator's selection, stay as they are
-            List<String> selected = table.getSelectionModel().getSelectedItems().stream()
-                    .map(AlarmLatch.Entry::identity).toList();
+            java.util.Set<String> selected = new java.util.HashSet<>();
+            table.getSelectionModel().getSelectedItems().forEach(e -> selected.add(e.identity()));
             rows.setAll(entries);
+            // selected again at once: a row at a time, a thousand selected alarms took the UI thread
+            // for a few hundred milliseconds at every pulse that changed an alarm
+            int[] again = new int[rows.size()];
+            int n = 0;
             for (int i = 0; i < rows.size(); i++) {
                 if (selected.contains(rows.get(i).identity())) {
-                    table.getSelectionModel().select(i);
+                    again[n++] = i;
                 }
+            }
+            if (n > 0) {
+                table.getSelectionModel().selectIndices(again[0], java.util.Arrays.copyOfRange(again, 1, n));
             }
         }
         int n = latch.latchedCount();

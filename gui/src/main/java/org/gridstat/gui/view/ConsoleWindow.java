@@ -75,10 +75,20 @@ public final class ConsoleWindow {
         return t;
     }
 
-    /** Shows view {@code index} (0: topology .. 4: alarms) and gives it the keyboard. */
+    /**
+     * Shows view {@code index} (0: topology .. 4: alarms) and gives the keyboard to what is worked
+     * with in it: the flow table (Enter: its charts), the list of charts, the devices, the alarms
+     * (Enter: acknowledge), so arrows and Enter act at once rather than after a run of Tabs.
+     */
     public void showView(int index) {
         tabs.getSelectionModel().select(index);
-        javafx.scene.Node content = index == 3 ? devices.table() : tabs.getTabs().get(index).getContent();
+        javafx.scene.Node content = switch (index) {
+            case 1 -> flows.flows().table();
+            case 2 -> charts.choices();
+            case 3 -> devices.table();
+            case 4 -> alarms.table();
+            default -> tabs.getTabs().get(index).getContent();
+        };
         content.requestFocus();
     }
 

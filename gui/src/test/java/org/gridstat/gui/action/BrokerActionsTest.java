@@ -55,7 +55,7 @@ class BrokerActionsTest {
                 failWith500 -= fail ? 1 : 0;
                 answer(x, fail ? 500 : 204, fail ? "{\"error\":\"stored but not sent\"}" : "");
             } else {
-                answer(x, 201, ADMITTED);
+                answer(x, x.getRequestMethod().equals("PUT") ? 200 : 201, ADMITTED);
             }
         });
         server.start();
@@ -120,5 +120,34 @@ class BrokerActionsTest {
         assertEquals(ActionOutcome.Verdict.DONE, retried.verdict(), retried.toString());
         assertEquals(key(1), key(3), "subscription 7's tear-down retried under its key: " + keys);
         assertNotEquals(key(1), key(2), "subscription 8's is another action: " + keys);
+    }
+
+    @Test
+    void aChangeLeftUnknownIsNotReplayedForTheSameChangeAskedAfterAnotherChange() throws Exception {
+        // rate 10 Hz: no answer in time (the broker made it); rate 20 Hz: done; rate 10 Hz again is
+        // the operator's new change, not a retry: under the first key the broker would answer it with
+        // the first answer and leave the subscription at 20 Hz while the console said done
+        QosChange to10 = new QosChange(10.0, null, null, null);
+        ActionOutcome first = actions.modify(5, to10).get(10, TimeUnit.SECONDS);
+        assertEquals(ActionOutcome.Verdict.UNKNOWN, first.verdict(), first.toString());
+        release.countDown();
+        assertEquals(ActionOutcome.Verdict.DONE, actions.modify(5, new QosChange(20.0, null, null, null))
+                .get(10, TimeUnit.SECONDS).verdict());
+        assertEquals(ActionOutcome.Verdict.DONE, actions.modify(5, to10).get(10, TimeUnit.SECONDS).verdict());
+        assertEquals(3, keys.size(), keys.toString());
+        assertNotEquals(key(0), key(2), "another change came between: the same values are a new change: " + keys);
+    }
+
+    @Test
+    void anAdmissionLeftUnknownIsNotReplayedAfterATearDown() throws Exception {
+        // admitted as subscription 1 (the answer lost), torn down, then admitted again on purpose:
+        // the first answer ("admitted as subscription 1") would name a subscription that is gone
+        ActionOutcome first = actions.admit(request()).get(10, TimeUnit.SECONDS);
+        assertEquals(ActionOutcome.Verdict.UNKNOWN, first.verdict(), first.toString());
+        release.countDown();
+        assertEquals(ActionOutcome.Verdict.DONE, actions.tearDown(1).get(10, TimeUnit.SECONDS).verdict());
+        actions.admit(request()).get(10, TimeUnit.SECONDS);
+        assertEquals(3, keys.size(), keys.toString());
+        assertNotEquals(key(0), key(2), "a tear-down came between: the same form is a new admission: " + keys);
     }
 }

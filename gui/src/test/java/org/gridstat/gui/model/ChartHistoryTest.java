@@ -50,4 +50,21 @@ class ChartHistoryTest {
                         4_000, 0, 0, 5L, 0L)), 1_000 + SeriesHistory.WINDOW_MILLIS + 1);
         assertNotNull(h.trace(ChartHistory.flowKey(new FlowKey("r1", 99_999))), "once the old ones are past the window, a new one is");
     }
+
+    @Test
+    void aRouterWhoseClockWasSetBackIsChartedAgainFromItsNewReports() {
+        // an hour ahead, then set right: its new reports were older than the last point and dropped,
+        // the chart frozen until its clock caught up
+        ChartHistory h = new ChartHistory();
+        long t = 1_800_000_000_000L;
+        h.flow(flow(t + 3_600_000, 900L), t);
+        h.flow(flow(t + 1_000, 250L), t + 1_000);
+        h.flow(flow(t + 2_000, 300L), t + 2_000);
+        ChartHistory.Trace trace = h.trace(ChartHistory.flowKey(new FlowKey("r1", 1)));
+        assertArrayEquals(new long[] {t + 1_000, t + 2_000}, trace.latency.since(0).timesMillis());
+        assertArrayEquals(new double[] {250, 300}, trace.latency.since(0).values());
+        assertEquals(t + 2_000, trace.throughput.lastTime());
+        h.flow(flow(t + 1_500, 999L), t + 2_100); // a report merely late is still not charted
+        assertEquals(t + 2_000, trace.latency.lastTime());
+    }
 }

@@ -39,7 +39,7 @@ final class GuiCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         for (URI u : brokers) {
-            if (!"http".equals(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
+            if (!"http".equals(u.getScheme()) || u.getHost() == null || u.getPort() < 1 || u.getPort() > 65_535) {
                 spec.commandLine().getErr().println("--broker: expected http://host:port, got " + u);
                 return 2;
             }

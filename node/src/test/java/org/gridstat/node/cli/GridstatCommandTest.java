@@ -32,6 +32,9 @@ class GridstatCommandTest {
         assertFalse(err.toString().contains("\tat "), err.toString());
         CommandRun bad = run("gui", "--broker", "ftp://x");
         assertEquals(2, bad.code(), bad.err());
+        CommandRun badPort = run("gui", "--broker", "http://127.0.0.1:84700");
+        assertEquals(2, badPort.code(), badPort.err());
+        assertTrue(badPort.err().contains("--broker: expected http://host:port"), badPort.err());
     }
 
     @Test
