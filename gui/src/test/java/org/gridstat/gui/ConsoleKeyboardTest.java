@@ -37,23 +37,16 @@ class ConsoleKeyboardTest {
     private ConsoleWindow window;
 
     @AfterEach
-    void close() {
+    void close() throws Exception {
         actions.close();
+        FxToolkit.cleanupStages();
     }
 
     @Test
     void eachViewAKeyAwayTakesTheKeyboardWhereItsWorkIs() throws Exception {
-        FxToolkit.registerPrimaryStage();
-        actions = new BrokerActions(BrokerConnection.connect(List.of(URI.create("http://127.0.0.1:9")),
-                Duration.ofSeconds(1), Duration.ofSeconds(1))); // never called here
-        FxToolkit.setupStage(s -> {
-            window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, "(fed by the test)");
-            s.setScene(window.scene());
-            s.show();
-        });
+        open();
         model.received(Resource.ALARMS, List.of(new Alarm("r2", "SESSION_LOST", "WARNING", "r2 lost", "r2 lost", 1,
                 Instant.ofEpochSecond(1_000), Instant.ofEpochSecond(1_000), true)), System.currentTimeMillis());
-        model.connection(new ConnectionState(ConnectionState.Kind.LIVE, System.currentTimeMillis(), "test", ""));
         fx(() -> {
             window.pulse().pulseNow();
             return null;
@@ -69,6 +62,46 @@ class ConsoleKeyboardTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertEquals(0L, (long) fx(() -> window.alarms().table().getItems().stream().filter(e -> e.latched()).count()),
                 "acknowledged from the keyboard");
+    }
+
+    @Test
+    void enterStillCancelsATearDownAskedFromTheFlowsView() throws Exception {
+        open();
+        model.received(Resource.SUBSCRIPTIONS, List.of(new org.gridstat.gui.model.Subscription(3, "a/b", "r4", "cc", 10, 50,
+                1, "HRT", "", List.of(), "installed", List.of())), System.currentTimeMillis());
+        fx(() -> {
+            window.pulse().pulseNow();
+            return null;
+        });
+        assertEquals("flowTable", focusAfter(KeyCode.DIGIT2));
+        fx(() -> {
+            window.flows().subscriptions().table().getSelectionModel().select(0);
+            return null;
+        });
+        robot.clickOn("#tearDownButton");
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (robot.lookup("#confirmation").tryQuery().isEmpty()) {
+            assertTrue(System.nanoTime() < end, "a confirmation");
+            Thread.sleep(10);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+        robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(robot.lookup("#confirmation").tryQuery().isEmpty(), "Enter closed the confirmation");
+        assertEquals("no action yet", fx(() -> window.flows().node().lookup("#actionOutcome") instanceof javafx.scene.control.Label l
+                ? l.getText() : "?"), "Enter cancelled the tear-down");
+    }
+
+    private void open() throws Exception {
+        FxToolkit.registerPrimaryStage();
+        actions = new BrokerActions(BrokerConnection.connect(List.of(URI.create("http://127.0.0.1:9")),
+                Duration.ofSeconds(1), Duration.ofSeconds(1))); // never called here
+        FxToolkit.setupStage(s -> {
+            window = new ConsoleWindow(model, actions, AdmissionPreview.UNAVAILABLE, "(fed by the test)");
+            s.setScene(window.scene());
+            s.show();
+        });
+        model.connection(new ConnectionState(ConnectionState.Kind.LIVE, System.currentTimeMillis(), "test", ""));
     }
 
     private String focusAfter(KeyCode digit) throws Exception {

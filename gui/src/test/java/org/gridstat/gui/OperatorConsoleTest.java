@@ -240,8 +240,11 @@ class OperatorConsoleTest {
         selectSubscription(id, LiveNetwork.ANGLE);
         robot.clickOn("#tearDownButton");
         assertTrue(confirmationText().startsWith("Tear down subscription " + id), confirmationText());
-        assertEquals("Cancel", fx(() -> ((javafx.scene.control.Button) robot.lookup(".button:default").query()).getText()),
+        // by id: a lookup of ".button:default" ignores the pseudo-class and finds any button, of
+        // whichever window comes first (another test's left on the primary stage, say)
+        assertTrue(fx(() -> ((javafx.scene.control.Button) robot.lookup("#cancelButton").query()).isDefaultButton()),
                 "Enter would cancel a tear-down");
+        assertFalse(fx(() -> ((javafx.scene.control.Button) robot.lookup("#confirmButton").query()).isDefaultButton()));
         WaitForAsyncUtils.waitForFxEvents(); // the dialog laid out where it stays, its text wrapped
         robot.clickOn("#confirmButton"); // it takes a deliberate click
         waitFor(15, () -> outcome().equals("✔ done: subscription " + id + " torn down; its reservations are freed"),

@@ -21,8 +21,9 @@ import org.gridstat.gui.feed.Resource;
  *
  * <p>Freshness is kept per resource and per flow: each resource with when it was received and,
  * if the feed's last attempt to refresh it failed, why ({@link #unrefreshed}; cleared when it is
- * received again); each flow with its router's report time (no later than its receipt), so a flow
- * whose router stopped reporting ages even while the broker keeps listing it.
+ * received again); each flow with its router's report time, kept within what its receipts allow
+ * ({@link #asOf}), so a flow whose router stopped reporting ages even while the broker keeps
+ * listing it, and a router's clock off the console's does not hold it fresh or stale.
  */
 public final class ConsoleModel implements FeedSink {
     private final LongSupplier clockMillis;
@@ -84,13 +85,21 @@ public final class ConsoleModel implements FeedSink {
     }
 
     /**
+     * How long a report may take to reach the console after it was made (the router sends it at
+     * once, the broker at its next pulse): a new report's time earlier than this before the flow's
+     * previous receipt, which did not carry it yet, is the router's clock running behind.
+     */
+    static final long REPORT_DELAY_MILLIS = 1_000;
+
+    /**
      * When a flow's figures were so, on the console's clock. Its receipt before any report. A report
      * first seen: its router's report time, no later than the receipt (a router whose clock runs
-     * ahead does not make old figures look new); a report that replaces one seen before was made
-     * since that flow's previous receipt, so it is no older than that, whatever the router's clock
-     * says (one running behind does not make new figures look old). The same report received again
-     * (the broker sends every flow when any changes) keeps the time it was given: a router that
-     * stopped reporting ages on the console's clock, however far ahead its own runs.
+     * ahead does not make old figures look new). A report that replaces one seen before was made
+     * at most {@link #REPORT_DELAY_MILLIS} before the flow's previous receipt, which did not carry
+     * it: its time, but no earlier than that, whatever the router's clock says (one running behind
+     * does not make new figures look old). The same report received again (the broker sends every
+     * flow when any changes) keeps the time it was given: a router that stopped reporting ages on
+     * the console's clock, however far ahead its own runs.
      *
      * @param was         what was kept of the flow, or {@code null}
      * @param lastReceipt the flow's previous receipt, or {@code null}
@@ -104,11 +113,11 @@ public final class ConsoleModel implements FeedSink {
         if (before != null && before.reportedAtMillis() == s.reportedAtMillis()) {
             return was.atMillis();
         }
-        long asOf = Math.min(receivedAtMillis, s.reportedAtMillis());
+        long asOf = s.reportedAtMillis();
         if (before != null && lastReceipt != null) {
-            asOf = Math.max(asOf, Math.min(receivedAtMillis, lastReceipt));
+            asOf = Math.max(asOf, lastReceipt - REPORT_DELAY_MILLIS);
         }
-        return asOf;
+        return Math.min(receivedAtMillis, asOf);
     }
 
     /** The feed could not refresh {@code resource}: what is shown of it is kept, marked with why, until it is received again. */

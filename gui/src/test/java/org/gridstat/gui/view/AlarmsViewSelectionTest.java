@@ -61,6 +61,7 @@ class AlarmsViewSelectionTest {
         assertEquals(2_000, (int) fx(() -> view[0].table().getSelectionModel().getSelectedItems().size()),
                 "the selection is kept");
         assertTrue(changes.get() <= 4, "selected again in one change, not row by row: " + changes.get() + " changes");
+        FxToolkit.cleanupStages();
     }
 
     private static void show(AlarmsView view, AlarmLatch latch, int round) throws Exception {
