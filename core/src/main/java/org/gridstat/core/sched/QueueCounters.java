@@ -120,16 +120,24 @@ final class QueueCounters {
         long departed = c.get(DEPARTURE_BYTES);
         long events = c.get(ARRIVALS);
         arrivalRate = weight * ((arrived - lastArrivalBytes) / elapsedSeconds) + (1 - weight) * arrivalRate;
-        long n = events - lastArrivals;
-        double wireBytes = arrived - lastArrivalBytes + (double) n * WireFormat.DATAGRAM_OVERHEAD;
-        if (demandMeasured) { // the kernel's counters give it; see measured()
-            lastArrivals = events;
-            stampedArrivals = 0;
-            firstStamp = Long.MAX_VALUE;
-            lastStamp = Long.MIN_VALUE;
-            finishTick(arrived, departed, elapsedSeconds, weight);
-            return;
+        if (!demandMeasured) { // else the kernel's counters give it; see measured()
+            estimateDemand(events - lastArrivals, arrived - lastArrivalBytes, elapsedSeconds, weight);
         }
+        stampedArrivals = 0;
+        firstStamp = Long.MAX_VALUE;
+        lastStamp = Long.MIN_VALUE;
+        lastArrivals = events;
+        departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
+        lastArrivalBytes = arrived;
+        lastDepartureBytes = departed;
+        c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
+        c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
+        c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
+    }
+
+    /** The period's demand from its {@code n} arrivals of {@code bytes}. */
+    private void estimateDemand(long n, long bytes, double elapsedSeconds, double weight) {
+        double wireBytes = bytes + (double) n * WireFormat.DATAGRAM_OVERHEAD;
         lastDemandRate = wireBytes / elapsedSeconds;
         // A periodic source's samples cross a period's edge early or late with network jitter, so a
         // period counts one sample more (or less) than the source sent in it: read alone, one more
@@ -144,21 +152,7 @@ final class QueueCounters {
             double taken = (stampedArrivals - 1) * 1e9 / span * (wireBytes / n);
             lastDemandRate = Math.min(lastDemandRate, taken);
         }
-        stampedArrivals = 0;
-        firstStamp = Long.MAX_VALUE;
-        lastStamp = Long.MIN_VALUE;
         demandRate = weight * lastDemandRate + (1 - weight) * demandRate;
-        lastArrivals = events;
-        finishTick(arrived, departed, elapsedSeconds, weight);
-    }
-
-    private void finishTick(long arrived, long departed, double elapsedSeconds, double weight) {
-        departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
-        lastArrivalBytes = arrived;
-        lastDepartureBytes = departed;
-        c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
-        c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
-        c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
     }
 
     /**
