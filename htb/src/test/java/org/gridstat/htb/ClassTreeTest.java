@@ -16,8 +16,6 @@ import org.junit.jupiter.api.Test;
  * them.
  */
 class ClassTreeTest extends VethPairTest {
-    private static final int LINK = 0x1;
-    private static final int DEFAULT_LEAF = 0x2;
 
     /** A class as configured: minor, parent minor, rates; leaf as it ends up. */
     private record Configured(int minor, int parent, boolean leaf, ClassRates rates) {

@@ -13,9 +13,6 @@ import org.junit.jupiter.api.Test;
  * there.
  */
 class LiveRateChangeTest extends VethPairTest {
-    private static final int LINK = 0x1;
-    private static final int DEFAULT_LEAF = 0x2;
-    private static final int CLASS_NODE = 0x10;
     private static final int FLOW_LEAF = 0x101;
     private static final int FLOW_WORD = 0x4753_4854; // "GSHT"
     private static final int PORT = 4_000;
@@ -31,10 +28,7 @@ class LiveRateChangeTest extends VethPairTest {
 
     @Test
     void halvingTheLeafRateHalvesTheReceivedRateWithinASecond() throws Exception {
-        htb.createRoot(dev, DEFAULT_LEAF);
-        htb.addClass(dev, 0, LINK, new ClassRates(10_000_000, 10_000_000, 20_000, 20_000, 0, 0));
-        htb.addClass(dev, LINK, DEFAULT_LEAF, new ClassRates(100_000, 10_000_000, 3_000, 3_000, 7, 0));
-        htb.addClass(dev, LINK, CLASS_NODE, new ClassRates(1_000_000, 10_000_000, 3_000, 3_000, 0, 0));
+        baseTree();
         htb.addClass(dev, CLASS_NODE, FLOW_LEAF, leaf(LEAF_RATE));
         htb.setLeafQueue(dev, FLOW_LEAF, 50);
         htb.addFilter(dev, 1, FLOW_LEAF, U32Match.udp().destination((Inet4Address) link.farAddress())
