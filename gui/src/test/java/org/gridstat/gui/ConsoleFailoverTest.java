@@ -8,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +21,6 @@ import org.gridstat.gui.feed.FeedSink;
 import org.gridstat.gui.feed.Resource;
 import org.gridstat.gui.model.ConsoleModel;
 import org.gridstat.gui.view.ConsoleWindow;
-import org.gridstat.gui.view.FlowRow;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,7 +83,7 @@ class ConsoleFailoverTest {
 
         openConsole(List.of(network.api("b2"), network.api("b1"))); // the standby first: it names the leader
         waitFor(20, () -> live() && replicaShown().equals("replica b1 (leader)"), "the console live on b1");
-        waitFor(10, () -> tableFlows().equals(flowsOf(get())), "the flow table shows b1's flows");
+        waitFor(10, () -> tableFlows().equals(ShownFlows.ofBroker(get())), "the flow table shows b1's flows");
         Set<String> before = tableFlows();
         assertEquals(5, before.size(), before.toString());
         int statesBefore = states.size();
@@ -94,7 +92,7 @@ class ConsoleFailoverTest {
         // one pulse's picture: the status bar and the flows view say it, and the last flows stay shown
         waitFor(10, () -> fx(() -> !window.shown().live() && !window.status().state().getText().contains("LIVE")
                 && window.flows().staleText() != null && window.flows().staleText().contains("not live")
-                && rowsOf(window.flows().flows().shownRows()).equals(before)),
+                && ShownFlows.ofTable(window.flows().flows().shownRows()).equals(before)),
                 "the console says it is not live, keeping the last flows");
 
         LiveNetwork.await(() -> "b2".equals(network.leaderId()), 20_000, "b2 leads");
@@ -102,7 +100,7 @@ class ConsoleFailoverTest {
                 "the routers reconnected to b2 and report their flows");
         long failedOverAt = System.currentTimeMillis();
         waitFor(30, () -> live() && replicaShown().equals("replica b2 (leader)"), "the console live on b2");
-        waitFor(10, () -> tableFlows().equals(flowsOf(get())), "the flow table shows b2's flows");
+        waitFor(10, () -> tableFlows().equals(ShownFlows.ofBroker(get())), "the flow table shows b2's flows");
         assertEquals(before, tableFlows(), "the same flows: the new leader resumed the state b1 stored");
         waitFor(10, () -> freshestReport() >= failedOverAt, "flow figures reported to b2 after it took over");
         assertTrue(fx(() -> window.status().state().getText()).contains("LIVE"));
@@ -166,38 +164,11 @@ class ConsoleFailoverTest {
     }
 
     private static boolean reported(JsonNode flows) {
-        if (flows.size() != 5) {
-            return false;
-        }
-        for (JsonNode f : flows) {
-            if (!f.has("statistics")) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The broker's flows as the table should show them: router, flow id, link, class, AR, CR. */
-    private static Set<String> flowsOf(JsonNode flows) {
-        Set<String> out = new TreeSet<>();
-        for (JsonNode f : flows) {
-            out.add(f.get("router").asText() + "#" + f.get("flowId").asLong() + " " + f.get("link").asText() + " "
-                    + f.get("serviceClass").asText() + " " + f.get("assuredBytesPerSecond").asLong() + " "
-                    + f.get("ceilingBytesPerSecond").asLong());
-        }
-        return out;
+        return flows.size() == 5 && ShownFlows.allReported(flows);
     }
 
     private Set<String> tableFlows() {
-        return rowsOf(fx(() -> window.flows().flows().shownRows()));
-    }
-
-    private static Set<String> rowsOf(List<FlowRow> rows) {
-        Set<String> out = new TreeSet<>();
-        for (FlowRow r : rows) {
-            out.add(r.key() + " " + r.link() + " " + r.serviceClass() + " " + r.assured() + " " + r.ceiling());
-        }
-        return out;
+        return ShownFlows.ofTable(fx(() -> window.flows().flows().shownRows()));
     }
 
     private static <T> T fx(Callable<T> read) {

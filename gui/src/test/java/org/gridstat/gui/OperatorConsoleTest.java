@@ -7,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.Node;
@@ -118,9 +117,9 @@ class OperatorConsoleTest {
                 "HRT"));
         assertEquals(201, admitted.statusCode(), admitted.body());
         // the routers report the new flows within a report period; the console shows them within the broker's pulse and its own
-        LiveNetwork.await(() -> flowsOf(get("/flows")).size() == 5 && allReported(get("/flows")), 15_000,
+        LiveNetwork.await(() -> ShownFlows.ofBroker(get("/flows")).size() == 5 && ShownFlows.allReported(get("/flows")), 15_000,
                 "the broker lists the subscription's five flows with statistics");
-        waitFor(10, () -> tableFlows().equals(flowsOf(get("/flows"))), "the flow table shows the broker's flows");
+        waitFor(10, () -> tableFlows().equals(ShownFlows.ofBroker(get("/flows"))), "the flow table shows the broker's flows");
         List<FlowRow> rows = fx(() -> window.flows().flows().shownRows());
         for (JsonNode f : get("/flows")) {
             FlowRow row = rows.stream().filter(r -> r.router().equals(f.get("router").asText())
@@ -321,7 +320,7 @@ class OperatorConsoleTest {
         LiveNetwork.await(() -> network.connected(List.of("r1", "r2", "r3", "r4")), 30_000, "routers reconnected");
         waitFor(20, () -> window.shown().connection().kind() == ConnectionState.Kind.LIVE
                 && window.shown().dataAgeMillis() < 2_000, "live again with fresh data");
-        waitFor(10, () -> tableFlows().equals(flowsOf(get("/flows"))), "the flow table matches the restarted broker");
+        waitFor(10, () -> tableFlows().equals(ShownFlows.ofBroker(get("/flows"))), "the flow table matches the restarted broker");
         assertTrue(fx(() -> window.status().state().getText()).contains("LIVE"));
     }
 
@@ -483,32 +482,8 @@ class OperatorConsoleTest {
         throw new AssertionError("no cell of " + key + " in column " + title);
     }
 
-    private static boolean allReported(JsonNode flows) {
-        for (JsonNode f : flows) {
-            if (!f.has("statistics")) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The broker's flows as the table should show them: router, flow id, link, class, AR, CR. */
-    private static Set<String> flowsOf(JsonNode flows) {
-        Set<String> out = new TreeSet<>();
-        for (JsonNode f : flows) {
-            out.add(f.get("router").asText() + "#" + f.get("flowId").asLong() + " " + f.get("link").asText() + " "
-                    + f.get("serviceClass").asText() + " " + f.get("assuredBytesPerSecond").asLong() + " "
-                    + f.get("ceilingBytesPerSecond").asLong());
-        }
-        return out;
-    }
-
     private Set<String> tableFlows() {
-        Set<String> out = new TreeSet<>();
-        for (FlowRow r : fx(() -> window.flows().flows().shownRows())) {
-            out.add(r.key() + " " + r.link() + " " + r.serviceClass() + " " + r.assured() + " " + r.ceiling());
-        }
-        return out;
+        return ShownFlows.ofTable(fx(() -> window.flows().flows().shownRows()));
     }
 
     private static <T> T fx(Callable<T> read) {
