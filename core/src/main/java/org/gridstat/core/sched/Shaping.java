@@ -40,7 +40,8 @@ public final class Shaping {
         return new Shaping(rateBytesPerSecond, ceilBytesPerSecond, burstBytes, cburstBytes);
     }
 
-    static long defaultBurst(long bytesPerSecond) {
+    /** The default burst of a bucket at {@code bytesPerSecond}: 10 ms of it plus a large frame, at most {@link #MAX_BURST}. */
+    public static long defaultBurst(long bytesPerSecond) {
         return Math.min(MAX_BURST, bytesPerSecond / 100 + 1600);
     }
 

@@ -249,9 +249,9 @@ public final class LinkClassTree implements KernelLink {
         return new ClassRates(rate, Math.max(rate, ceil), burst(rate), burst(Math.max(rate, ceil)), prio, 0);
     }
 
-    /** As the router's buckets: 10 ms of the rate and a large frame. */
+    /** The router's own buckets' burst: 10 ms of the rate and a large frame. */
     private static int burst(long rate) {
-        return (int) Math.min(Integer.MAX_VALUE, rate / 100 + 1600);
+        return (int) Shaping.defaultBurst(rate); // at most Shaping.MAX_BURST, within an int
     }
 
     /** A flow's leaf at its assured rate; see {@link #ratesOf(KernelFlow, long)}. */
