@@ -15,9 +15,10 @@ public record RemoteCall(CompletableFuture<CallResult> result, CompletableFuture
         this(new CompletableFuture<>(), new CompletableFuture<>());
     }
 
+    /** The post-condition fails first, so a caller woken by the result sees both failed. */
     void fail(Throwable why) {
-        result.completeExceptionally(why);
         postcondition.completeExceptionally(why);
+        result.completeExceptionally(why);
     }
 
     boolean done() {

@@ -15,6 +15,15 @@ import org.junit.jupiter.api.Test;
 /** What a caller is told when a call cannot be made, or the client closes before it ends. */
 class RatatoskrClientTest {
     @Test
+    void whenACallFailsItsPostconditionHasFailedBeforeItsResultCompletes() {
+        RemoteCall rc = new RemoteCall();
+        boolean[] postDoneWhenResultCompleted = new boolean[1];
+        rc.result().whenComplete((r, e) -> postDoneWhenResultCompleted[0] = rc.postcondition().isCompletedExceptionally());
+        rc.fail(new IllegalArgumentException("bad name"));
+        assertTrue(postDoneWhenResultCompleted[0], "a caller woken by the result must see the post-condition failed too");
+    }
+
+    @Test
     void aCallThatCannotBeMadeOrOutlivesItsClientFailsItsFuturesWithTheReason() throws Exception {
         try (DatagramSocket nobody = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0))) { // no router answers
             RatatoskrClient client = RatatoskrClient.connect(TwoWayPlan.caller("svc", Duration.ofMillis(10),
