@@ -10,8 +10,10 @@ package org.gridstat.core.queue;
  *       measured on SHDSL links);
  *   <li>{@link Policy#DATAGRAM_AWARE}: a datagram is queued whole or dropped whole, never in part.
  * </ul>
- * Packets leave in the order queued, one fragment at a time. Single-threaded; nothing allocated
- * per packet.
+ * Packets leave in the order queued, one fragment at a time. A datagram's fragments are offered
+ * together ({@link #offer}: back to back) or each when it arrives ({@link #offerFragment}: spaced by
+ * the line they come in on, so the fragments of datagrams sent at the same instant interleave).
+ * Single-threaded; nothing allocated per packet.
  *
  * @param <D> the datagram type
  */
@@ -25,6 +27,8 @@ public final class FragmentQueue<D> {
     private final int[] fragments;
     private int head;
     private int size;
+    /** Slots promised to the later fragments of datagrams whose first fragment was queued (datagram-aware, spaced). */
+    private int reserved;
     private long droppedPackets;
     private long droppedDatagrams;
     private long partialDatagrams;
@@ -50,14 +54,10 @@ public final class FragmentQueue<D> {
         if (count < 1) {
             throw new IllegalArgumentException("a datagram is at least one packet, got " + count);
         }
-        int room = datagrams.length - size;
+        int room = datagrams.length - size - reserved;
         int taken = policy == Policy.DATAGRAM_AWARE && room < count ? 0 : Math.min(room, count);
         for (int i = 0; i < taken; i++) {
-            int at = (head + size) % datagrams.length;
-            datagrams[at] = datagram;
-            fragment[at] = i;
-            fragments[at] = count;
-            size++;
+            append(datagram, i, count);
         }
         if (taken < count) {
             droppedPackets += count - taken;
@@ -70,6 +70,50 @@ public final class FragmentQueue<D> {
         return taken;
     }
 
+    /**
+     * Offers fragment {@code index} of a datagram of {@code count} packets, arriving on its own.
+     * Under tail drop it is queued if there is room. Datagram-aware, the first fragment is queued
+     * only if the whole datagram fits, and then room is kept for the rest, which must be offered
+     * (and only then: a datagram whose first fragment was refused is dropped whole, so its later
+     * fragments are not offered). Counts dropped packets only: which datagrams they broke is the
+     * caller's to count.
+     *
+     * @return whether the fragment was queued
+     * @throws IllegalStateException datagram-aware, for a later fragment no room was kept for
+     */
+    public boolean offerFragment(D datagram, int index, int count) {
+        if (count < 1 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("fragment " + index + " of " + count);
+        }
+        if (policy == Policy.DATAGRAM_AWARE) {
+            if (index > 0) {
+                if (reserved == 0) {
+                    throw new IllegalStateException("fragment " + index + " of a datagram whose first fragment was not queued");
+                }
+                reserved--;
+            } else if (datagrams.length - size - reserved < count) {
+                droppedPackets += count;
+                droppedDatagrams++;
+                return false;
+            } else {
+                reserved += count - 1;
+            }
+        } else if (size == datagrams.length) {
+            droppedPackets++;
+            return false;
+        }
+        append(datagram, index, count);
+        return true;
+    }
+
+    private void append(D datagram, int index, int count) {
+        int at = (head + size) % datagrams.length;
+        datagrams[at] = datagram;
+        fragment[at] = index;
+        fragments[at] = count;
+        size++;
+    }
+
     public boolean isEmpty() {
         return size == 0;
     }
@@ -77,6 +121,15 @@ public final class FragmentQueue<D> {
     /** Packets queued. */
     public int size() {
         return size;
+    }
+
+    /** Packets that could be queued now: the free slots less those kept for datagrams already begun. */
+    public int room() {
+        return datagrams.length - size - reserved;
+    }
+
+    public Policy policy() {
+        return policy;
     }
 
     public int capacity() {

@@ -1,6 +1,8 @@
 package org.gridstat.core.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -55,5 +57,33 @@ class FragmentQueueTest {
         assertThrows(IllegalStateException.class, q::remove);
         assertThrows(IllegalArgumentException.class, () -> q.offer("y", 0));
         assertThrows(IllegalArgumentException.class, () -> new FragmentQueue<String>(0, FragmentQueue.Policy.TAIL_DROP));
+    }
+
+    @Test
+    void fragmentsArrivingOneByOneInterleaveAndTailDropBreaksTheLateOnes() {
+        FragmentQueue<String> q = new FragmentQueue<>(3, FragmentQueue.Policy.TAIL_DROP);
+        // two datagrams sent at the same instant: both first fragments, then both second ones
+        assertTrue(q.offerFragment("a", 0, 2));
+        assertTrue(q.offerFragment("b", 0, 2));
+        assertTrue(q.offerFragment("a", 1, 2));
+        assertFalse(q.offerFragment("b", 1, 2)); // full: b's first fragment will take the wire for nothing
+        assertEquals(List.of("a#0/2", "b#0/2", "a#1/2"), drain(q));
+        assertEquals(1, q.droppedPackets());
+    }
+
+    @Test
+    void datagramAwareKeepsRoomForTheRestOfADatagramWhoseFirstFragmentItQueued() {
+        FragmentQueue<String> q = new FragmentQueue<>(4, FragmentQueue.Policy.DATAGRAM_AWARE);
+        assertTrue(q.offerFragment("a", 0, 2));
+        assertTrue(q.offerFragment("b", 0, 2));
+        assertFalse(q.offerFragment("c", 0, 2)); // two slots free, but both are promised to a and b
+        assertEquals(0, q.offer("d", 1)); // a whole datagram offered at once respects the promise too
+        assertTrue(q.offerFragment("a", 1, 2));
+        assertTrue(q.offerFragment("b", 1, 2));
+        assertEquals(List.of("a#0/2", "b#0/2", "a#1/2", "b#1/2"), drain(q));
+        assertEquals(3, q.droppedPackets());
+        assertEquals(2, q.droppedDatagrams());
+        assertThrows(IllegalStateException.class, () -> q.offerFragment("c", 1, 2)); // its first was refused
+        assertThrows(IllegalArgumentException.class, () -> q.offerFragment("e", 2, 2));
     }
 }

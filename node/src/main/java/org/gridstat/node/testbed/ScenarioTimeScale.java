@@ -44,7 +44,7 @@ public final class ScenarioTimeScale {
         Map<String, LinkModel> links = new LinkedHashMap<>();
         s.links().forEach((name, m) -> links.put(name, new LinkModel(rate(m.capacity(), k), time(m.delayNanos(), k), m.mtu(),
                 m.queuePackets(), m.discipline(), m.loss(), m.burstLoss(), time(m.outageEveryNanos(), k),
-                time(m.outageForNanos(), k))));
+                time(m.outageForNanos(), k), m.framing(), m.accessRate() == 0 ? 0 : rate(m.accessRate(), k))));
         List<Scenario.Variable> variables = s.variables().stream().map(v -> new Scenario.Variable(v.name(), v.router(),
                 v.frameBytes(), interval(v.intervalNanos(), k), v.serviceClass(), v.correlationGroup(), time(v.startNanos(), k),
                 time(v.jitterNanos(), k), time(v.latencyBoundNanos(), k), Math.round(v.clockOffsetNanos() / k))).toList();

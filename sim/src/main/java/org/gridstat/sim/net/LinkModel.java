@@ -16,9 +16,14 @@ import java.util.Objects;
  * @param burstLoss     bursty loss on top of it, or {@link BurstLoss#NONE}
  * @param outageEveryNanos mean time between outages (Poisson), 0 for none
  * @param outageForNanos   mean outage duration (exponential)
+ * @param framing       what the wire adds to each IP packet ({@code capacity} counts the wire's bytes)
+ * @param accessRate    bytes per second of the line packets reach the queue on: a datagram's
+ *                      fragments arrive spaced by it, so the fragments of datagrams sent at the same
+ *                      instant interleave; 0 when they arrive together, back to back
  */
 public record LinkModel(long capacity, long delayNanos, int mtu, int queuePackets, Discipline discipline, double loss,
-                        BurstLoss burstLoss, long outageEveryNanos, long outageForNanos) {
+                        BurstLoss burstLoss, long outageEveryNanos, long outageForNanos, Framing framing,
+                        long accessRate) {
     /** Who orders the packets that wait for the link. */
     public enum Discipline {
         /** The router's own link scheduler (EDF per class, rate sharing, pacing at the capacity). */
@@ -27,6 +32,31 @@ public record LinkModel(long capacity, long delayNanos, int mtu, int queuePacket
         FIFO,
         /** One FIFO of packets that queues a datagram whole or drops it whole. */
         DATAGRAM_FIFO
+    }
+
+    /** What the wire adds to each IP packet. */
+    public enum Framing {
+        /** Nothing the capacity has to carry: the wire's bytes are the IP packet's. */
+        IP {
+            @Override
+            public int lineBytes(int ipBytes) {
+                return ipBytes;
+            }
+        },
+        /**
+         * ATM with AAL5, an SHDSL or ADSL line's usual framing (RFC 2684, routed, LLC/SNAP): 8 bytes of
+         * LLC/SNAP header and an 8-byte AAL5 trailer, padded to whole 48-byte cell payloads, each cell
+         * 53 bytes on the line. A 1,500-byte packet takes 32 cells, 1,696 bytes.
+         */
+        ATM {
+            @Override
+            public int lineBytes(int ipBytes) {
+                return (ipBytes + 16 + 47) / 48 * 53;
+            }
+        };
+
+        /** Bytes an IP packet of {@code ipBytes} takes on the line. */
+        public abstract int lineBytes(int ipBytes);
     }
 
     /**
@@ -50,8 +80,19 @@ public record LinkModel(long capacity, long delayNanos, int mtu, int queuePacket
     public static final int DEFAULT_MTU = 1500;
     public static final int DEFAULT_QUEUE_PACKETS = 64;
 
+    /** A link whose wire carries bare IP packets, each datagram's fragments arriving together. */
+    public LinkModel(long capacity, long delayNanos, int mtu, int queuePackets, Discipline discipline, double loss,
+                     BurstLoss burstLoss, long outageEveryNanos, long outageForNanos) {
+        this(capacity, delayNanos, mtu, queuePackets, discipline, loss, burstLoss, outageEveryNanos, outageForNanos,
+                Framing.IP, 0);
+    }
+
     public LinkModel {
         Objects.requireNonNull(discipline, "discipline");
+        Objects.requireNonNull(framing, "framing");
+        if (accessRate < 0) {
+            throw new IllegalArgumentException("accessRate must not be negative, got " + accessRate + " B/s");
+        }
         Objects.requireNonNull(burstLoss, "burstLoss");
         if (capacity <= 0) {
             throw new IllegalArgumentException("capacity must be positive, got " + capacity + " B/s");
@@ -79,7 +120,14 @@ public record LinkModel(long capacity, long delayNanos, int mtu, int queuePacket
     }
 
     public LinkModel withDiscipline(Discipline d, int packets) {
-        return new LinkModel(capacity, delayNanos, mtu, packets, d, loss, burstLoss, outageEveryNanos, outageForNanos);
+        return new LinkModel(capacity, delayNanos, mtu, packets, d, loss, burstLoss, outageEveryNanos, outageForNanos,
+                framing, accessRate);
+    }
+
+    /** The same link with another framing and access line. */
+    public LinkModel withLine(Framing f, long accessBytesPerSecond) {
+        return new LinkModel(capacity, delayNanos, mtu, queuePackets, discipline, loss, burstLoss, outageEveryNanos,
+                outageForNanos, f, accessBytesPerSecond);
     }
 
     private static void probability(String name, double p) {

@@ -74,27 +74,72 @@ public final class SimLink {
 
     /** Whether a datagram of the link's MTU would be queued whole now. */
     public boolean hasRoom(int udpPayload) {
-        return queue.capacity() - queue.size() >= SimDatagram.packets(udpPayload, model.mtu());
+        return queue.room() >= SimDatagram.packets(udpPayload, model.mtu());
     }
 
-    /** Hands a datagram to the link now. */
+    /**
+     * Hands a datagram to the link now. Its packets reach the queue together, or, over an access
+     * line ({@link LinkModel#accessRate()}), one after another as that line delivers them.
+     */
     public void send(SimDatagram d) {
         datagramsSent++;
+        outstanding++;
         d.packets = SimDatagram.packets(d.length, model.mtu());
         if (cut || outage) {
             lose(d, Loss.DOWN);
+            settle(d);
             return;
         }
-        int queued = queue.offer(d, d.packets);
-        d.queuedPackets = queued;
-        if (queued < d.packets) {
-            lose(d, Loss.QUEUE);
+        if (model.accessRate() == 0 || d.packets == 1) {
+            int queued = queue.offer(d, d.packets);
+            d.packetsInQueue = queued;
+            d.firstQueued = queued > 0;
+            if (queued < d.packets) {
+                lose(d, Loss.QUEUE);
+            }
+            settle(d);
+        } else {
+            d.packetsToCome = d.packets;
+            long bytes = 0;
+            for (int i = 0; i < d.packets; i++) {
+                int index = i;
+                // at least 1 ns apart: datagrams sent at one instant interleave, first fragments first
+                long at = i == 0 ? 0 : Math.max(i, bytes * SECOND / model.accessRate());
+                loop.after(at, () -> fragmentArrives(d, index));
+                bytes += SimDatagram.packetBytes(d.length, model.mtu(), i, d.packets);
+            }
+            return;
         }
-        if (queued > 0) {
-            outstanding++;
+        startIfIdle();
+    }
+
+    /** Fragment {@code index} reaches the queue. A cut while the fragments arrive is caught as they leave. */
+    private void fragmentArrives(SimDatagram d, int index) {
+        d.packetsToCome--;
+        boolean refusedWhole = queue.policy() == FragmentQueue.Policy.DATAGRAM_AWARE && index > 0 && !d.firstQueued;
+        if (!refusedWhole) {
+            if (queue.offerFragment(d, index, d.packets)) {
+                d.packetsInQueue++;
+                d.firstQueued |= index == 0;
+            } else {
+                lose(d, Loss.QUEUE);
+            }
         }
+        settle(d);
+        startIfIdle();
+    }
+
+    private void startIfIdle() {
         if (!busy && !queue.isEmpty()) {
             startNext();
+        }
+    }
+
+    /** A damaged datagram with no packet left to queue or send is sealed: no longer on the way. */
+    private void settle(SimDatagram d) {
+        if (d.damaged && !d.settled && d.packetsInQueue == 0 && d.packetsToCome == 0) {
+            d.settled = true;
+            outstanding--;
         }
     }
 
@@ -106,7 +151,8 @@ public final class SimLink {
         }
         busy = true;
         SimDatagram d = queue.headDatagram();
-        int bytes = SimDatagram.packetBytes(d.length, model.mtu(), queue.headFragment(), queue.headFragments());
+        int bytes = model.framing().lineBytes(
+                SimDatagram.packetBytes(d.length, model.mtu(), queue.headFragment(), queue.headFragments()));
         long scaled = bytes * SECOND + carry;
         long tx = scaled / model.capacity();
         carry = scaled % model.capacity();
@@ -117,6 +163,7 @@ public final class SimLink {
         SimDatagram d = queue.headDatagram();
         int index = queue.headFragment();
         queue.remove();
+        d.packetsInQueue--;
         packetsOnWire++;
         bytesOnWire += SimDatagram.packetBytes(d.length, model.mtu(), index, d.packets);
         if (cut || outage) {
@@ -126,9 +173,7 @@ public final class SimLink {
         } else if (!d.damaged) {
             loop.after(model.delayNanos(), () -> arrive(d));
         }
-        if (index == d.queuedPackets - 1 && d.damaged) {
-            outstanding--; // its last queued packet is gone and it will never arrive whole
-        }
+        settle(d);
         startNext();
     }
 
@@ -216,6 +261,7 @@ public final class SimLink {
         return packetsOnWire;
     }
 
+    /** IP bytes the wire carried (what its framing adds is not counted). */
     public long bytesOnWire() {
         return bytesOnWire;
     }

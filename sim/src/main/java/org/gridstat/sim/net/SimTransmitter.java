@@ -16,7 +16,8 @@ import org.gridstat.core.wire.WireFormat;
  *
  * <p>The router's pump charges each datagram's frames, framing and one IP and UDP header to the
  * link's shaper; a datagram larger than the link's MTU also carries an IP header per further
- * fragment, charged here as it is sent, so the router paces to what the wire carries: at its
+ * fragment, and the line may frame each packet (ATM cells), both charged here as it is sent, so the
+ * router paces to what the wire carries: at its
  * capacity, not above it, which would fill the packet queue and let its FIFO, not EDF, decide who
  * waits.
  */
@@ -93,13 +94,25 @@ final class SimTransmitter implements Transmitter<SimPacket> {
         }
         count = 0;
         bytes = 0;
-        // The pump charged one IP and UDP header (WireFormat.DATAGRAM_OVERHEAD); the wire carries an
-        // IP header more for each further fragment of a datagram larger than its MTU.
-        int fragments = SimDatagram.packets(d.length, link.model().mtu());
-        if (fragments > 1) {
-            chargeHeaders.accept(SimDatagram.IP_HEADER * (fragments - 1));
+        int extra = lineBytesBeyondCharged(d.length, link.model());
+        if (extra > 0) {
+            chargeHeaders.accept(extra);
         }
         link.send(d);
+    }
+
+    /**
+     * What the line carries for a datagram beyond the payload and the one IP and UDP header the pump
+     * charged ({@link WireFormat#DATAGRAM_OVERHEAD}): an IP header for each further fragment, and the
+     * line's framing of every packet (as {@code tc}'s {@code linklayer atm} tells HTB).
+     */
+    static int lineBytesBeyondCharged(int udpPayload, LinkModel model) {
+        int fragments = SimDatagram.packets(udpPayload, model.mtu());
+        int line = 0;
+        for (int i = 0; i < fragments; i++) {
+            line += model.framing().lineBytes(SimDatagram.packetBytes(udpPayload, model.mtu(), i, fragments));
+        }
+        return line - udpPayload - WireFormat.DATAGRAM_OVERHEAD;
     }
 
     @Override

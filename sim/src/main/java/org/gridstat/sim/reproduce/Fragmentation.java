@@ -22,7 +22,10 @@ import org.gridstat.sim.scenario.Scenario;
  * ({@link LinkModel.Discipline#SCHEDULER}), against the bound goodput &lt;= capacity / offered.
  *
  * <p>Load is counted in wire bytes: each datagram's UDP payload, its UDP header and one IP header
- * per fragment (1,863 and 2,226 bytes; 2,044.5 on average).
+ * per fragment (1,863 and 2,226 bytes; 2,044.5 on average), as the published overloads are. The
+ * line may add its own framing ({@link LinkModel.Framing#ATM} on an SHDSL line: 2,120 and 2,544
+ * bytes on the line), which the capacity has to carry too. The PMUs reach the modem over a
+ * 100 Mbit/s LAN, so a frame's second fragment arrives 120 µs after its first.
  */
 public final class Fragmentation {
     /** 1.98 Mbit/s. */
@@ -35,6 +38,8 @@ public final class Fragmentation {
     public static final int FRAGMENTS = 2;
     /** How much the drifting sources' periods differ: evenly from −1 % to +1 % of the mean. */
     public static final double PERIOD_SPREAD = 0.01;
+    /** The LAN from the PMUs to the modem, 100 Mbit/s: it spaces each frame's fragments. */
+    public static final long ACCESS_RATE = 12_500_000;
 
     private static final long MS = 1_000_000L;
     private static final long S = 1_000_000_000L;
@@ -44,6 +49,12 @@ public final class Fragmentation {
 
     /** How the frames arrive. */
     public enum Arrivals {
+        /**
+         * Several PMUs at one rate, GPS-aligned: they report at the same instants, so every period
+         * brings one frame from each at once, and at the modem their fragments interleave (every
+         * first fragment, then every second one).
+         */
+        ALIGNED_PMUS,
         /**
          * Several periodic sources whose periods differ by up to ±1 %, from random phases: their
          * relative phases drift through every alignment during a run, so the result does not rest
@@ -65,16 +76,33 @@ public final class Fragmentation {
      *                 when they stop is delivered or lost, not left uncounted
      */
     public record Variant(LinkModel.Discipline discipline, double overload, Arrivals arrivals, int sources, long seconds,
-                          long seed) {
+                          long seed, LinkModel.Framing framing, long spreadNanos) {
         public Variant {
             if (overload <= 0 || sources < 1 || seconds < 1) {
                 throw new IllegalArgumentException("overload, sources and seconds must be positive");
             }
+            java.util.Objects.requireNonNull(framing, "framing");
+            if (spreadNanos < 0) {
+                throw new IllegalArgumentException("spread must not be negative");
+            }
         }
 
-        /** Five sources, the published setup's "several". */
+        /** Five sources, the published setup's "several", on a line that carries bare IP packets. */
         public static Variant of(LinkModel.Discipline d, double overload, Arrivals a, long seconds) {
-            return new Variant(d, overload, a, 5, seconds, 1);
+            return new Variant(d, overload, a, 5, seconds, 1, LinkModel.Framing.IP, 0);
+        }
+
+        /** Five sources on an SHDSL line: ATM cells carry the packets. */
+        public static Variant shdsl(LinkModel.Discipline d, double overload, Arrivals a, long seconds) {
+            return new Variant(d, overload, a, 5, seconds, 1, LinkModel.Framing.ATM, 0);
+        }
+
+        /**
+         * The same, the aligned PMUs' frames reaching the modem {@code nanos} apart, one after
+         * another (PMUs of different makes take different times to send a report).
+         */
+        public Variant spread(long nanos) {
+            return new Variant(discipline, overload, arrivals, sources, seconds, seed, framing, nanos);
         }
 
         public int sourceCount() {
@@ -95,9 +123,11 @@ public final class Fragmentation {
     /**
      * What a run measured.
      *
-     * @param offeredLoad   offered wire bytes over what the link carries in the sending time
+     * @param offeredLoad   offered wire bytes (IP packets) over what the link carries in the sending
+     *                      time, framing not counted: the overload as published
      * @param goodput       datagrams delivered whole over datagrams sent
-     * @param boundGoodput  1 − the published loss bound: capacity over offered, at most 1
+     * @param boundGoodput  1 − the loss bound: capacity over offered, at most 1, both counted in the
+     *                      line's bytes (framing included): no queue delivers more
      * @param wastedWire    the share of the bytes the wire carried that belonged to datagrams not
      *                      delivered whole (fragments whose sibling was dropped)
      */
@@ -112,6 +142,19 @@ public final class Fragmentation {
     /** Mean wire bytes of a frame, the sizes taken in turn. */
     public static double meanWireBytes() {
         return FRAMES.stream().mapToDouble(Fragmentation::wireBytes).average().orElseThrow();
+    }
+
+    /** Mean bytes of a frame on a line of framing {@code f}, the sizes taken in turn. */
+    public static double meanLineBytes(LinkModel.Framing f) {
+        return FRAMES.stream().mapToDouble(size -> lineBytes(size, f)).average().orElseThrow();
+    }
+
+    static int lineBytes(int udpPayload, LinkModel.Framing f) {
+        int line = 0;
+        for (int i = 0; i < FRAGMENTS; i++) {
+            line += f.lineBytes(SimDatagram.packetBytes(udpPayload, LinkModel.DEFAULT_MTU, i, FRAGMENTS));
+        }
+        return line;
     }
 
     static int wireBytes(int udpPayload) {
@@ -141,13 +184,20 @@ public final class Fragmentation {
             double share = n == 1 || v.arrivals() != Arrivals.DRIFTING_PMUS ? 1
                     : 1 + PERIOD_SPREAD * (2.0 * i / (n - 1) - 1); // the shares add up to n: the load is exact
             long interval = Math.round(1e9 * n / (perSecond * share));
-            long start = v.arrivals() == Arrivals.POISSON ? 0 : phases.nextLong(interval);
+            long start = switch (v.arrivals()) {
+                case POISSON -> 0;
+                case ALIGNED_PMUS -> MS + i * v.spreadNanos(); // the same reporting instants for all
+                case DRIFTING_PMUS, ONE_PMU -> phases.nextLong(interval);
+            };
             sources.add(new Scenario.RawSource("pmu" + (i + 1), "pmus", "pdc", FRAMES, interval,
                     v.arrivals() == Arrivals.POISSON, start, stop, v.flowBufferDatagrams()));
         }
-        LinkModel link = LinkModel.of(CAPACITY, MS).withDiscipline(v.discipline(), QUEUE_PACKETS);
+        LinkModel link = LinkModel.of(CAPACITY, MS).withDiscipline(v.discipline(), QUEUE_PACKETS)
+                .withLine(v.framing(), ACCESS_RATE);
         return new Scenario("fragmentation-" + v.discipline().name().toLowerCase() + "-"
-                + Math.round((v.overload() - 1) * 100) + "pct-" + v.arrivals().name().toLowerCase(), t, stop + S, S,
+                + Math.round((v.overload() - 1) * 100) + "pct-" + v.arrivals().name().toLowerCase()
+                + (v.framing() == LinkModel.Framing.IP ? "" : "-" + v.framing().name().toLowerCase())
+                + (v.spreadNanos() == 0 ? "" : "-spread" + v.spreadNanos() + "ns"), t, stop + S, S,
                 v.seed(), Scenario.Admission.FULL, Map.of("pmus->pdc", link), List.of(), List.of(), sources, List.of());
     }
 
@@ -166,9 +216,10 @@ public final class Fragmentation {
         int headers = SimDatagram.UDP_HEADER + SimDatagram.IP_HEADER * FRAGMENTS;
         double offeredWire = sentBytes + (double) sent * headers;
         double carried = (double) CAPACITY * v.seconds();
+        double lineOverWire = meanLineBytes(v.framing()) / meanWireBytes(); // the sizes alternate: exact over a run
         long onWire = r.links().get("pmus->pdc").bytesOnWire();
         double deliveredWire = deliveredBytes + (double) delivered * headers;
         return new Figures(v, sent, delivered, offeredWire / carried, (double) delivered / sent,
-                Math.min(1, carried / offeredWire), onWire == 0 ? 0 : 1 - deliveredWire / onWire);
+                Math.min(1, carried / (offeredWire * lineOverWire)), onWire == 0 ? 0 : 1 - deliveredWire / onWire);
     }
 }

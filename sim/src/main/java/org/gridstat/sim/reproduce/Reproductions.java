@@ -72,48 +72,65 @@ public final class Reproductions {
 
     public static String fragmentation(Length length) {
         long s = length.fragmentationSeconds;
-        Table main = new Table("overload (wire bytes)", "queue", "offered", "goodput", "bound's goodput",
-                "goodput - bound", "wire carrying broken datagrams", "published");
+        Table main = new Table("overload (IP bytes)", "queue", "offered", "goodput", "bound's goodput (line bytes)",
+                "goodput - bound", "line carrying broken datagrams", "published");
         for (double over : new double[] {1.1, 1.2}) {
             for (LinkModel.Discipline d : DISCIPLINES) {
                 Fragmentation.Figures f = Fragmentation.run(
-                        Fragmentation.Variant.of(d, over, Fragmentation.Arrivals.DRIFTING_PMUS, s));
+                        Fragmentation.Variant.shdsl(d, over, Fragmentation.Arrivals.ALIGNED_PMUS, s));
                 main.row(pct0(over - 1), name(d), f.sent() + " datagrams, " + ratio(f.offeredLoad()) + " x capacity",
                         pct(f.goodput()), pct(f.boundGoodput()), pp(f.belowBound()), pct(f.wastedWire()),
                         publishedFragmentation(d, over));
             }
         }
-        Table arrivals = new Table("arrivals (20 % over)", "tail drop", "datagram-aware", "scheduler", "bound");
-        for (Fragmentation.Arrivals a : Fragmentation.Arrivals.values()) {
-            List<String> cells = new ArrayList<>();
-            cells.add(a.name().toLowerCase().replace('_', ' '));
-            double bound = 0;
-            for (LinkModel.Discipline d : DISCIPLINES) {
-                Fragmentation.Figures f = Fragmentation.run(Fragmentation.Variant.of(d, 1.2, a, s));
-                cells.add(pct(f.goodput()));
-                bound = f.boundGoodput();
+        Table arrivals = new Table("line", "arrivals (20 % over)", "tail drop", "datagram-aware", "scheduler", "bound");
+        for (LinkModel.Framing framing : new LinkModel.Framing[] {LinkModel.Framing.ATM, LinkModel.Framing.IP}) {
+            for (Fragmentation.Arrivals a : Fragmentation.Arrivals.values()) {
+                List<String> cells = new ArrayList<>();
+                cells.add(framing == LinkModel.Framing.ATM ? "SHDSL (ATM cells)" : "bare IP packets");
+                cells.add(a.name().toLowerCase().replace('_', ' '));
+                double bound = 0;
+                for (LinkModel.Discipline d : DISCIPLINES) {
+                    Fragmentation.Figures f = Fragmentation.run(new Fragmentation.Variant(d, 1.2, a, 5, s, 1, framing, 0));
+                    cells.add(pct(f.goodput()));
+                    bound = f.boundGoodput();
+                }
+                cells.add(pct(bound));
+                arrivals.row(cells.toArray(String[]::new));
             }
-            cells.add(pct(bound));
-            arrivals.row(cells.toArray(String[]::new));
         }
-        Table sweep = new Table("overload", "bound", "tail drop, drifting PMUs", "tail drop, Poisson", "tail drop, one PMU",
-                "datagram-aware, drifting PMUs");
+        Table spread = new Table("aligned PMUs' reports, one after another", "last first fragment at", "tail drop's goodput");
+        for (long micros : new long[] {0, 10, 20, 30, 50, 100, 200, 1000}) {
+            Fragmentation.Figures f = Fragmentation.run(Fragmentation.Variant.shdsl(LinkModel.Discipline.FIFO, 1.2,
+                    Fragmentation.Arrivals.ALIGNED_PMUS, s).spread(micros * 1000));
+            spread.row(micros + " µs apart", 4 * micros + " µs", pct(f.goodput()));
+        }
+        Table sweep = new Table("overload", "bound (SHDSL)", "tail drop, SHDSL, aligned PMUs", "tail drop, SHDSL, drifting PMUs",
+                "datagram-aware, SHDSL, aligned PMUs", "bound (bare IP)", "tail drop, bare IP, drifting PMUs",
+                "tail drop, bare IP, Poisson", "tail drop, bare IP, one PMU");
         for (double over : new double[] {1.05, 1.1, 1.2, 1.3, 1.4, 1.5, 1.7, 2.0}) {
             long sweepSeconds = Math.min(s, 120);
+            Fragmentation.Figures aligned = Fragmentation.run(Fragmentation.Variant.shdsl(LinkModel.Discipline.FIFO, over,
+                    Fragmentation.Arrivals.ALIGNED_PMUS, sweepSeconds));
+            Fragmentation.Figures shdslDrifting = Fragmentation.run(Fragmentation.Variant.shdsl(LinkModel.Discipline.FIFO,
+                    over, Fragmentation.Arrivals.DRIFTING_PMUS, sweepSeconds));
+            Fragmentation.Figures aware = Fragmentation.run(Fragmentation.Variant.shdsl(LinkModel.Discipline.DATAGRAM_FIFO,
+                    over, Fragmentation.Arrivals.ALIGNED_PMUS, sweepSeconds));
             Fragmentation.Figures drifting = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.FIFO, over,
                     Fragmentation.Arrivals.DRIFTING_PMUS, sweepSeconds));
             Fragmentation.Figures poisson = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.FIFO, over,
                     Fragmentation.Arrivals.POISSON, sweepSeconds));
             Fragmentation.Figures one = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.FIFO, over,
                     Fragmentation.Arrivals.ONE_PMU, sweepSeconds));
-            Fragmentation.Figures aware = Fragmentation.run(Fragmentation.Variant.of(LinkModel.Discipline.DATAGRAM_FIFO, over,
-                    Fragmentation.Arrivals.DRIFTING_PMUS, sweepSeconds));
-            sweep.row(pct0(over - 1), pct(drifting.boundGoodput()), pct(drifting.goodput()), pct(poisson.goodput()),
-                    pct(one.goodput()), pct(aware.goodput()));
+            sweep.row(pct0(over - 1), pct(aligned.boundGoodput()), pct(aligned.goodput()), pct(shdslDrifting.goodput()),
+                    pct(aware.goodput()), pct(drifting.boundGoodput()), pct(drifting.goodput()), pct(poisson.goodput()),
+                    pct(one.goodput()));
         }
-        return "### Fragmentation under tail drop (" + s + " s of sending per run, 5 drifting PMUs)\n\n"
-                + main + "\nGoodput at 20 % over capacity by arrival process:\n\n" + arrivals
-                + "\nTail drop's goodput as the overload grows (" + Math.min(s, 120) + " s per run):\n\n" + sweep;
+        return "### Fragmentation under tail drop (" + s + " s of sending per run, 5 aligned PMUs on an SHDSL line)\n\n"
+                + main + "\nGoodput at 20 % over capacity by line and arrival process:\n\n" + arrivals
+                + "\nTail drop at 20 % over on the SHDSL line, the aligned PMUs' frames reaching the modem one after"
+                + " another (120 µs between a frame's two fragments on the LAN):\n\n" + spread
+                + "\nGoodput as the overload grows (" + Math.min(s, 120) + " s per run):\n\n" + sweep;
     }
 
     private static String publishedFragmentation(LinkModel.Discipline d, double over) {

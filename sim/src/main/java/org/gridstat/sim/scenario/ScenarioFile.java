@@ -55,7 +55,7 @@ public final class ScenarioFile {
     static final List<String> RAW = List.of("label", "router", "link", "sizes", "rate", "interval", "poisson", "start", "stop",
             "buffer");
     static final List<String> LINK = List.of("capacity", "delay", "mtu", "queue", "discipline", "loss", "burstLoss",
-            "outageEvery", "outageFor");
+            "outageEvery", "outageFor", "framing", "accessRate");
     static final List<String> BURST = List.of("enterBad", "leaveBad", "lossInBad");
     static final List<String> CHANGE = List.of("at", "variable", "raw", "rate", "interval", "cut", "restore", "crash",
             "restart", "unsubscribe");
@@ -72,6 +72,12 @@ public final class ScenarioFile {
 
     private static final Map<String, ServiceClass> CLASSES = classes();
     private static final Map<String, LinkModel.Discipline> DISCIPLINES = disciplines();
+    private static final Map<String, LinkModel.Framing> FRAMINGS = new java.util.LinkedHashMap<>(java.util.Map.of());
+
+    static {
+        FRAMINGS.put("ip", LinkModel.Framing.IP);
+        FRAMINGS.put("atm", LinkModel.Framing.ATM);
+    }
     private static final Map<String, Scenario.Admission> ADMISSIONS = admissions();
 
     private final Places places;
@@ -427,6 +433,8 @@ public final class ScenarioFile {
         int mtu = (int) l.whole("mtu", 576, 65_535, LinkModel.DEFAULT_MTU);
         int queue = (int) l.whole("queue", 1, MAX_BUFFER, LinkModel.DEFAULT_QUEUE_PACKETS);
         LinkModel.Discipline discipline = l.choice("discipline", DISCIPLINES, LinkModel.Discipline.SCHEDULER);
+        LinkModel.Framing framing = l.choice("framing", FRAMINGS, LinkModel.Framing.IP);
+        long accessRate = l.whole("accessRate", 0, Long.MAX_VALUE, 0);
         double loss = l.probability("loss", 0);
         LinkModel.BurstLoss burst = LinkModel.BurstLoss.NONE;
         Section b = l.section("burstLoss", BURST);
@@ -449,7 +457,7 @@ public final class ScenarioFile {
                     + " and outageFor (mean duration), above zero, or neither");
         }
         try {
-            return new LinkModel(capacity, delay, mtu, queue, discipline, loss, burst, every, outage);
+            return new LinkModel(capacity, delay, mtu, queue, discipline, loss, burst, every, outage, framing, accessRate);
         } catch (IllegalArgumentException e) {
             throw l.error(e.getMessage());
         }

@@ -22,6 +22,16 @@ import org.junit.jupiter.api.Test;
 class ReproFullRunsTest {
     @Test
     void fragmentationOverFiveMinutesOfSending() {
+        long seconds = Reproductions.Length.FULL.fragmentationSeconds;
+        Figures collapse = Fragmentation.run(Variant.shdsl(LinkModel.Discipline.FIFO, 1.2, Arrivals.ALIGNED_PMUS, seconds));
+        assertTrue(collapse.goodput() < 0.05, collapse.toString());
+        for (LinkModel.Discipline d : new LinkModel.Discipline[] {LinkModel.Discipline.DATAGRAM_FIFO,
+                LinkModel.Discipline.SCHEDULER}) {
+            for (Arrivals a : Arrivals.values()) {
+                Figures f = Fragmentation.run(Variant.shdsl(d, 1.2, a, seconds));
+                assertEquals(f.boundGoodput(), f.goodput(), 0.02, f.toString());
+            }
+        }
         for (double overload : new double[] {1.1, 1.2}) {
             Figures tail = Fragmentation.run(Variant.of(LinkModel.Discipline.FIFO, overload, Arrivals.DRIFTING_PMUS,
                     Reproductions.Length.FULL.fragmentationSeconds));

@@ -160,7 +160,8 @@ class ScenarioFileTest {
         assertEquals("ccc-testbed", s.name());
         assertEquals(7, s.timeline().size());
         assertEquals(new LinkModel(247_500, 5 * MS, 1500, 50, LinkModel.Discipline.DATAGRAM_FIFO, 0.001,
-                new LinkModel.BurstLoss(0.01, 0.3, 0.8), 60 * S, 200 * MS), s.links().get("r1->r2"));
+                new LinkModel.BurstLoss(0.01, 0.3, 0.8), 60 * S, 200 * MS, LinkModel.Framing.ATM, 12_500_000),
+                s.links().get("r1->r2"));
     }
 
     @Test
@@ -291,6 +292,10 @@ class ScenarioFileTest {
                 replace("class: HRT", "class: CONTROL"));
         assertError("s.yaml line 15: links.r1->r2.discipline: 'red' is not one of scheduler, fifo, datagram-fifo",
                 replace("discipline: datagram-fifo", "discipline: red"));
+        assertError("s.yaml line 15: links.r1->r2.framing: 'cells' is not one of ip, atm",
+                replace("discipline: datagram-fifo", "discipline: datagram-fifo, framing: cells"));
+        assertError("s.yaml line 15: links.r1->r2.accessRate: must be at least 0, got -1",
+                replace("discipline: datagram-fifo", "discipline: datagram-fifo, accessRate: -1"));
         assertError("s.yaml line 5: admission: 'strict' is not one of full, bandwidth-only",
                 replace("admission: bandwidth-only", "admission: strict"));
         assertError("s.yaml line 19: variables[0].router: missing (required)", replace("    router: r1\n", ""));
