@@ -68,6 +68,22 @@ class ScenarioTimeScaleTest {
         assertEquals(s.timeline(), one.timeline());
         assertEquals(s.durationNanos(), one.durationNanos());
         assertEquals(s.congestion().estimator().periodNanos(), one.congestion().estimator().periodNanos());
+        assertEquals(s.links(), one.links());
+        assertEquals(s.rawSources(), one.rawSources());
+    }
+
+    @Test
+    void aLinksLineIsScaledWithItAndItsFramingKept() {
+        Scenario fragmentation = org.gridstat.sim.reproduce.Fragmentation.scenario(
+                org.gridstat.sim.reproduce.Fragmentation.Variant.shdsl(org.gridstat.sim.net.LinkModel.Discipline.FIFO, 1.2,
+                        org.gridstat.sim.reproduce.Fragmentation.Arrivals.ALIGNED_PMUS, 10));
+        org.gridstat.sim.net.LinkModel before = fragmentation.links().get("pmus->pdc");
+        org.gridstat.sim.net.LinkModel after = ScenarioTimeScale.scale(fragmentation, 4).links().get("pmus->pdc");
+        assertEquals(before.capacity() * 4, after.capacity());
+        assertEquals(before.accessRate() * 4, after.accessRate());
+        assertEquals(before.framing(), after.framing());
+        assertEquals(0, ScenarioTimeScale.scale(testbed(), 4).links().values().stream()
+                .mapToLong(org.gridstat.sim.net.LinkModel::accessRate).sum(), "no access line stays none");
     }
 
     @Test

@@ -73,6 +73,10 @@ public final class RandomScenarios {
                 links.put(l.name(), new LinkModel(l.bandwidth(), l.delayNanos(), LinkModel.DEFAULT_MTU,
                         LinkModel.DEFAULT_QUEUE_PACKETS, LinkModel.Discipline.SCHEDULER, 0, LinkModel.BurstLoss.NONE,
                         (1 + r.nextInt(3)) * S, (10 + r.nextInt(200)) * MS));
+            } else if (kind == 4) { // an ATM line at a small MTU, fragments arriving over an access line
+                LinkModel.Discipline d = LinkModel.Discipline.values()[r.nextInt(LinkModel.Discipline.values().length)];
+                links.put(l.name(), new LinkModel(l.bandwidth(), l.delayNanos(), 576, 10 + r.nextInt(60), d, 0,
+                        LinkModel.BurstLoss.NONE, 0, 0, LinkModel.Framing.ATM, 1_250_000 + r.nextInt(12_500_000)));
             }
         }
 

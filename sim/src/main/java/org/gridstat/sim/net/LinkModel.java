@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param outageEveryNanos mean time between outages (Poisson), 0 for none
  * @param outageForNanos   mean outage duration (exponential)
  * @param framing       what the wire adds to each IP packet ({@code capacity} counts the wire's bytes)
- * @param accessRate    bytes per second of the line packets reach the queue on: a datagram's
- *                      fragments arrive spaced by it, so the fragments of datagrams sent at the same
- *                      instant interleave; 0 when they arrive together, back to back
+ * @param accessRate    bytes per second of each sender's own line to the queue (its port on the
+ *                      LAN): a datagram's fragments arrive spaced by it, so the fragments of
+ *                      datagrams sent at the same instant interleave, first fragments first; 0 when
+ *                      they arrive together, back to back. Senders do not share it: it spaces a
+ *                      datagram's fragments, not datagrams
  */
 public record LinkModel(long capacity, long delayNanos, int mtu, int queuePackets, Discipline discipline, double loss,
                         BurstLoss burstLoss, long outageEveryNanos, long outageForNanos, Framing framing,
@@ -78,6 +80,8 @@ public record LinkModel(long capacity, long delayNanos, int mtu, int queuePacket
     }
 
     public static final int DEFAULT_MTU = 1500;
+    /** The slowest access line, 8 kbit/s: slower would hold a datagram's fragments apart for minutes. */
+    public static final long MIN_ACCESS_RATE = 1000;
     public static final int DEFAULT_QUEUE_PACKETS = 64;
 
     /** A link whose wire carries bare IP packets, each datagram's fragments arriving together. */
@@ -90,8 +94,9 @@ public record LinkModel(long capacity, long delayNanos, int mtu, int queuePacket
     public LinkModel {
         Objects.requireNonNull(discipline, "discipline");
         Objects.requireNonNull(framing, "framing");
-        if (accessRate < 0) {
-            throw new IllegalArgumentException("accessRate must not be negative, got " + accessRate + " B/s");
+        if (accessRate < 0 || (accessRate > 0 && accessRate < MIN_ACCESS_RATE)) {
+            throw new IllegalArgumentException("accessRate must be 0 (fragments together) or at least " + MIN_ACCESS_RATE
+                    + " B/s, got " + accessRate);
         }
         Objects.requireNonNull(burstLoss, "burstLoss");
         if (capacity <= 0) {

@@ -23,14 +23,8 @@ public final class SimDatagram {
     /** Set when one of its packets was lost on the way: it will never be whole. */
     boolean damaged;
     int packets;
-    /** Of its packets, how many have yet to reach the link's queue (fragments arriving spaced). */
-    int packetsToCome;
-    /** Of its packets, how many wait in the link's queue now. */
-    int packetsInQueue;
     /** Whether its first packet was queued. */
     boolean firstQueued;
-    /** Set once it is damaged and none of its packets is left to queue or send: its fate is sealed. */
-    boolean settled;
     int packetsArrived;
 
     SimDatagram(byte[] bytes, int length, SimPacket opaque, int events) {

@@ -34,8 +34,10 @@ public final class SimLink {
     private long datagramsSent;
     private long datagramsDelivered;
     private long eventsDelivered;
-    /** Datagrams whose fate is not sealed yet: packets queued, or all sent and some still propagating. */
+    /** Datagrams whose fate is not sealed yet: neither lost nor arrived whole. */
     private long outstanding;
+    /** Fragments on the access line, not yet at the queue. */
+    private int packetsToCome;
     private long packetsOnWire;
     private long bytesOnWire;
     private final java.util.Map<Long, Long> lostByVariable = new java.util.HashMap<>();
@@ -72,14 +74,18 @@ public final class SimLink {
         return model;
     }
 
-    /** Whether a datagram of the link's MTU would be queued whole now. */
+    /**
+     * Whether a datagram of {@code udpPayload} bytes would be queued whole now, counting the room
+     * that fragments still on the access line will take.
+     */
     public boolean hasRoom(int udpPayload) {
-        return queue.room() >= SimDatagram.packets(udpPayload, model.mtu());
+        return queue.room() - packetsToCome >= SimDatagram.packets(udpPayload, model.mtu());
     }
 
     /**
      * Hands a datagram to the link now. Its packets reach the queue together, or, over an access
-     * line ({@link LinkModel#accessRate()}), one after another as that line delivers them.
+     * line ({@link LinkModel#accessRate()}), the first at once and the others one after another as
+     * the sender's line delivers them.
      */
     public void send(SimDatagram d) {
         datagramsSent++;
@@ -87,59 +93,47 @@ public final class SimLink {
         d.packets = SimDatagram.packets(d.length, model.mtu());
         if (cut || outage) {
             lose(d, Loss.DOWN);
-            settle(d);
             return;
         }
         if (model.accessRate() == 0 || d.packets == 1) {
             int queued = queue.offer(d, d.packets);
-            d.packetsInQueue = queued;
             d.firstQueued = queued > 0;
             if (queued < d.packets) {
                 lose(d, Loss.QUEUE);
             }
-            settle(d);
         } else {
-            d.packetsToCome = d.packets;
+            packetsToCome += d.packets - 1;
+            offerFragment(d, 0);
             long bytes = 0;
-            for (int i = 0; i < d.packets; i++) {
+            for (int i = 1; i < d.packets; i++) {
                 int index = i;
+                bytes += SimDatagram.packetBytes(d.length, model.mtu(), i - 1, d.packets);
                 // at least 1 ns apart: datagrams sent at one instant interleave, first fragments first
-                long at = i == 0 ? 0 : Math.max(i, bytes * SECOND / model.accessRate());
-                loop.after(at, () -> fragmentArrives(d, index));
-                bytes += SimDatagram.packetBytes(d.length, model.mtu(), i, d.packets);
-            }
-            return;
-        }
-        startIfIdle();
-    }
-
-    /** Fragment {@code index} reaches the queue. A cut while the fragments arrive is caught as they leave. */
-    private void fragmentArrives(SimDatagram d, int index) {
-        d.packetsToCome--;
-        boolean refusedWhole = queue.policy() == FragmentQueue.Policy.DATAGRAM_AWARE && index > 0 && !d.firstQueued;
-        if (!refusedWhole) {
-            if (queue.offerFragment(d, index, d.packets)) {
-                d.packetsInQueue++;
-                d.firstQueued |= index == 0;
-            } else {
-                lose(d, Loss.QUEUE);
+                loop.after(Math.max(i, bytes * SECOND / model.accessRate()), () -> fragmentArrives(d, index));
             }
         }
-        settle(d);
-        startIfIdle();
-    }
-
-    private void startIfIdle() {
         if (!busy && !queue.isEmpty()) {
             startNext();
         }
     }
 
-    /** A damaged datagram with no packet left to queue or send is sealed: no longer on the way. */
-    private void settle(SimDatagram d) {
-        if (d.damaged && !d.settled && d.packetsInQueue == 0 && d.packetsToCome == 0) {
-            d.settled = true;
-            outstanding--;
+    /** Fragment {@code index} (from 1) reaches the queue. A cut while the fragments arrive is caught as they leave. */
+    private void fragmentArrives(SimDatagram d, int index) {
+        packetsToCome--;
+        // datagram-aware, a datagram whose first fragment was refused is dropped whole: the rest too
+        if (queue.policy() == FragmentQueue.Policy.TAIL_DROP || d.firstQueued) {
+            offerFragment(d, index);
+        }
+        if (!busy && !queue.isEmpty()) {
+            startNext();
+        }
+    }
+
+    private void offerFragment(SimDatagram d, int index) {
+        if (queue.offerFragment(d, index, d.packets)) {
+            d.firstQueued |= index == 0;
+        } else {
+            lose(d, Loss.QUEUE);
         }
     }
 
@@ -163,7 +157,6 @@ public final class SimLink {
         SimDatagram d = queue.headDatagram();
         int index = queue.headFragment();
         queue.remove();
-        d.packetsInQueue--;
         packetsOnWire++;
         bytesOnWire += SimDatagram.packetBytes(d.length, model.mtu(), index, d.packets);
         if (cut || outage) {
@@ -173,7 +166,6 @@ public final class SimLink {
         } else if (!d.damaged) {
             loop.after(model.delayNanos(), () -> arrive(d));
         }
-        settle(d);
         startNext();
     }
 
@@ -199,9 +191,11 @@ public final class SimLink {
         }
     }
 
+    /** Seals a datagram's fate as lost, once: packets of it still queued or to come take the wire for nothing. */
     private void lose(SimDatagram d, Loss why) {
         if (!d.damaged) {
             d.damaged = true;
+            outstanding--;
             datagramsLost[why.ordinal()]++;
             eventsLost[why.ordinal()] += d.events;
             d.forEachVariable(v -> lostByVariable.merge(v, 1L, Long::sum));
@@ -266,7 +260,7 @@ public final class SimLink {
         return bytesOnWire;
     }
 
-    /** Datagrams sent whose fate is not sealed yet: queued, or on the way. */
+    /** Datagrams sent whose fate is not sealed yet: neither lost nor arrived whole. */
     public long outstanding() {
         return outstanding;
     }

@@ -82,8 +82,9 @@ public final class Fragmentation {
                 throw new IllegalArgumentException("overload, sources and seconds must be positive");
             }
             java.util.Objects.requireNonNull(framing, "framing");
-            if (spreadNanos < 0) {
-                throw new IllegalArgumentException("spread must not be negative");
+            if (spreadNanos < 0 || (spreadNanos > 0 && arrivals != Arrivals.ALIGNED_PMUS)) {
+                throw new IllegalArgumentException("a spread is not negative, and applies to aligned PMUs only: "
+                        + spreadNanos + " ns, " + arrivals);
             }
         }
 
@@ -127,8 +128,9 @@ public final class Fragmentation {
      *                      time, framing not counted: the overload as published
      * @param goodput       datagrams delivered whole over datagrams sent
      * @param boundGoodput  1 − the loss bound: capacity over offered, at most 1, both counted in the
-     *                      line's bytes (framing included): no queue delivers more
-     * @param wastedWire    the share of the bytes the wire carried that belonged to datagrams not
+     *                      line's bytes (framing included); bytes, where goodput counts datagrams, so a
+     *                      queue that happens to deliver more of the shorter frames ends a little above
+     * @param wastedWire    the share of the IP bytes the wire carried that belonged to datagrams not
      *                      delivered whole (fragments whose sibling was dropped)
      */
     public record Figures(Variant variant, long sent, long delivered, double offeredLoad, double goodput,

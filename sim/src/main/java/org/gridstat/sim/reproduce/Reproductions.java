@@ -73,7 +73,7 @@ public final class Reproductions {
     public static String fragmentation(Length length) {
         long s = length.fragmentationSeconds;
         Table main = new Table("overload (IP bytes)", "queue", "offered", "goodput", "bound's goodput (line bytes)",
-                "goodput - bound", "line carrying broken datagrams", "published");
+                "goodput - bound", "wire carrying broken datagrams (IP bytes)", "published");
         for (double over : new double[] {1.1, 1.2}) {
             for (LinkModel.Discipline d : DISCIPLINES) {
                 Fragmentation.Figures f = Fragmentation.run(
@@ -100,7 +100,7 @@ public final class Reproductions {
             }
         }
         Table spread = new Table("aligned PMUs' reports, one after another", "last first fragment at", "tail drop's goodput");
-        for (long micros : new long[] {0, 10, 20, 30, 50, 100, 200, 1000}) {
+        for (long micros : new long[] {0, 10, 20, 40, 50, 100, 200, 1000}) {
             Fragmentation.Figures f = Fragmentation.run(Fragmentation.Variant.shdsl(LinkModel.Discipline.FIFO, 1.2,
                     Fragmentation.Arrivals.ALIGNED_PMUS, s).spread(micros * 1000));
             spread.row(micros + " µs apart", 4 * micros + " µs", pct(f.goodput()));

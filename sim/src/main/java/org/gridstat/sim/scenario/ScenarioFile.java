@@ -435,6 +435,10 @@ public final class ScenarioFile {
         LinkModel.Discipline discipline = l.choice("discipline", DISCIPLINES, LinkModel.Discipline.SCHEDULER);
         LinkModel.Framing framing = l.choice("framing", FRAMINGS, LinkModel.Framing.IP);
         long accessRate = l.whole("accessRate", 0, Long.MAX_VALUE, 0);
+        if (accessRate > 0 && accessRate < LinkModel.MIN_ACCESS_RATE) {
+            throw l.error("accessRate", "must be 0 (fragments together) or at least " + LinkModel.MIN_ACCESS_RATE
+                    + " B/s, got " + accessRate);
+        }
         double loss = l.probability("loss", 0);
         LinkModel.BurstLoss burst = LinkModel.BurstLoss.NONE;
         Section b = l.section("burstLoss", BURST);

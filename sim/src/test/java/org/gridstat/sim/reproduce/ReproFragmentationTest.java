@@ -35,16 +35,18 @@ class ReproFragmentationTest {
         Figures tail = Fragmentation.run(Variant.shdsl(LinkModel.Discipline.FIFO, 1.2, Arrivals.ALIGNED_PMUS, SECONDS));
         assertEquals(1.2, tail.offeredLoad(), 0.002, "the overload counted in IP bytes, as published");
         assertEquals(2044.5 / (1.2 * 2332), tail.boundGoodput(), 0.002);
-        assertTrue(tail.goodput() < 0.05, "published: about 3 % survive; " + tail);
+        assertTrue(tail.goodput() < 0.06, "published: about 3 % survive; " + tail);
         assertTrue(tail.wastedWire() > 0.9, "the line carries broken datagrams: " + tail);
         Figures ten = Fragmentation.run(Variant.shdsl(LinkModel.Discipline.FIFO, 1.1, Arrivals.ALIGNED_PMUS, SECONDS));
         assertTrue(ten.goodput() < 0.4, ten.toString());
-        for (LinkModel.Discipline d : new LinkModel.Discipline[] {LinkModel.Discipline.DATAGRAM_FIFO,
-                LinkModel.Discipline.SCHEDULER}) {
-            for (Arrivals a : Arrivals.values()) {
-                Figures f = Fragmentation.run(Variant.shdsl(d, 1.2, a, SECONDS));
-                assertEquals(f.boundGoodput(), f.goodput(), 0.02, "published datagram-aware: about 75 %; " + f);
-                assertEquals(0, f.wastedWire(), 1e-9, f.toString());
+        for (double overload : new double[] {1.1, 1.2}) {
+            for (LinkModel.Discipline d : new LinkModel.Discipline[] {LinkModel.Discipline.DATAGRAM_FIFO,
+                    LinkModel.Discipline.SCHEDULER}) {
+                for (Arrivals a : Arrivals.values()) {
+                    Figures f = Fragmentation.run(Variant.shdsl(d, overload, a, SECONDS));
+                    assertEquals(f.boundGoodput(), f.goodput(), 0.02, "published datagram-aware: about 75 %; " + f);
+                    assertEquals(0, f.wastedWire(), 1e-9, f.toString());
+                }
             }
         }
     }
@@ -74,6 +76,14 @@ class ReproFragmentationTest {
                         built.links(), built.variables(), built.subscriptions(), built.rawSources(), built.timeline()),
                 List.of(file.durationNanos(), file.reportIntervalNanos(), file.seed(), file.admission(), file.links(),
                         file.variables(), file.subscriptions(), file.rawSources(), file.timeline()));
+    }
+
+    @Test
+    void aRunCutShortWithBrokenDatagramsStillQueuedKeepsItsBooks() {
+        Simulation.Checked c = Simulation.runChecked(ScenarioFile.load(Path.of("scenarios", "fragmentation.yaml"),
+                Map.of("duration", "20s")));
+        assertEquals(List.of(), c.violations());
+        assertTrue(c.result().links().get("pmus->pdc").datagramsSent() > 2_800);
     }
 
     @Test

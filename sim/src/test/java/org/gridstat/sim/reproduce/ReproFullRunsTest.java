@@ -25,11 +25,13 @@ class ReproFullRunsTest {
         long seconds = Reproductions.Length.FULL.fragmentationSeconds;
         Figures collapse = Fragmentation.run(Variant.shdsl(LinkModel.Discipline.FIFO, 1.2, Arrivals.ALIGNED_PMUS, seconds));
         assertTrue(collapse.goodput() < 0.05, collapse.toString());
-        for (LinkModel.Discipline d : new LinkModel.Discipline[] {LinkModel.Discipline.DATAGRAM_FIFO,
-                LinkModel.Discipline.SCHEDULER}) {
-            for (Arrivals a : Arrivals.values()) {
-                Figures f = Fragmentation.run(Variant.shdsl(d, 1.2, a, seconds));
-                assertEquals(f.boundGoodput(), f.goodput(), 0.02, f.toString());
+        for (double overload : new double[] {1.1, 1.2}) {
+            for (LinkModel.Discipline d : new LinkModel.Discipline[] {LinkModel.Discipline.DATAGRAM_FIFO,
+                    LinkModel.Discipline.SCHEDULER}) {
+                for (Arrivals a : Arrivals.values()) {
+                    Figures f = Fragmentation.run(Variant.shdsl(d, overload, a, seconds));
+                    assertEquals(f.boundGoodput(), f.goodput(), 0.02, f.toString());
+                }
             }
         }
         for (double overload : new double[] {1.1, 1.2}) {

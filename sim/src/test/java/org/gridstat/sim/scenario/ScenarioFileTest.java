@@ -296,6 +296,8 @@ class ScenarioFileTest {
                 replace("discipline: datagram-fifo", "discipline: datagram-fifo, framing: cells"));
         assertError("s.yaml line 15: links.r1->r2.accessRate: must be at least 0, got -1",
                 replace("discipline: datagram-fifo", "discipline: datagram-fifo, accessRate: -1"));
+        assertError("s.yaml line 15: links.r1->r2.accessRate: must be 0 (fragments together) or at least 1000 B/s, got 999",
+                replace("discipline: datagram-fifo", "discipline: datagram-fifo, accessRate: 999"));
         assertError("s.yaml line 5: admission: 'strict' is not one of full, bandwidth-only",
                 replace("admission: bandwidth-only", "admission: strict"));
         assertError("s.yaml line 19: variables[0].router: missing (required)", replace("    router: r1\n", ""));
