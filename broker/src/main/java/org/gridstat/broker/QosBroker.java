@@ -342,6 +342,17 @@ public final class QosBroker implements AutoCloseable {
      */
     public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change,
                                                      long publisherIntervalNanos) {
+        return modify(subscriptionId, change, publisherIntervalNanos, l -> false);
+    }
+
+    /**
+     * The same over paths that leave out every link {@code avoid} names: global adaptation moves a
+     * subscription off a congested link this way, keeping its QoS; it keeps its paths where no
+     * other path can carry it.
+     */
+    public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change,
+                                                     long publisherIntervalNanos,
+                                                     java.util.function.Predicate<org.gridstat.broker.topology.Link> avoid) {
         synchronized (this) {
             checkHealthy();
             AdmittedSubscription old = subscriptions.get(subscriptionId);
@@ -356,7 +367,7 @@ public final class QosBroker implements AutoCloseable {
                     publisherIntervalNanos > 0 ? Math.min(publisherIntervalNanos, r.publisherIntervalNanos())
                             : r.publisherIntervalNanos());
             admission.release(subscriptionId);
-            AdmissionResult result = admission.admit(changed);
+            AdmissionResult result = admission.admit(changed, avoid);
             if (!(result instanceof AdmissionResult.Admitted computed)) {
                 admission.restore(r, old.admitted());
                 return CompletableFuture.completedFuture(result);

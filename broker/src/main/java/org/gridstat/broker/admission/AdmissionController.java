@@ -114,6 +114,11 @@ public final class AdmissionController {
     }
 
     public AdmissionResult admit(SubscriptionRequest r) {
+        return admit(r, l -> false);
+    }
+
+    /** The same over paths that leave out every link {@code avoid} names (global adaptation moving a flow off one). */
+    public AdmissionResult admit(SubscriptionRequest r, Predicate<Link> avoid) {
         if (admitted.containsKey(r.subscriptionId())) {
             return new Rejected(r.subscriptionId(), "subscription " + r.subscriptionId() + " is already admitted");
         }
@@ -146,7 +151,8 @@ public final class AdmissionController {
             paths = List.of(List.of());
         } else {
             java.util.BitSet onLinks = variableLinks.get(variable);
-            eligible = l -> fits(l, c, r, onLinks != null && onLinks.get(l.index()) ? variable : null, bytes, events);
+            eligible = l -> !avoid.test(l)
+                    && fits(l, c, r, onLinks != null && onLinks.get(l.index()) ? variable : null, bytes, events);
             Found found = search(r, from, to, k, cost, eligible, true);
             if (found.refusal() != null) {
                 return found.refusal();
