@@ -67,6 +67,15 @@ class GlobalAdaptationMovesTest {
                 outcomes::add);
     }
 
+    /** The pmu's flow at r1 reported short of {@code hz} samples a second; what the broker did. */
+    private Outcome pmuShortOf(QosBroker broker, int hz) {
+        AdmittedSubscription pmu = named(broker, "pmu");
+        adapt(broker).unmet("r1", flowOf(broker, "r1", ServiceClass.HRT, pmu.request().variable().value()), hz * 288L);
+        due.forEach(Runnable::run);
+        assertEquals(1, outcomes.size(), outcomes.toString());
+        return outcomes.get(0);
+    }
+
     private static long flowOf(QosBroker broker, String router, ServiceClass c, long variableId) {
         return broker.flows().get(router).stream().filter(f -> f.spec().serviceClass() == c && f.variableId() == variableId)
                 .findFirst().orElseThrow().spec().flowId();
@@ -83,13 +92,8 @@ class GlobalAdaptationMovesTest {
     @Test
     void anotherHrtSubscriptionIsMovedOffTheLinkAndTheShortOneGrownThere() {
         QosBroker broker = broker(true);
-        AdmittedSubscription pmu = named(broker, "pmu");
         assertEquals(List.of("r1", "r2"), routers(named(broker, "other")), "both start on the direct link");
-        adapt(broker).unmet("r1", flowOf(broker, "r1", ServiceClass.HRT, pmu.request().variable().value()), 400 * 288);
-        due.forEach(Runnable::run);
-
-        assertEquals(1, outcomes.size(), outcomes.toString());
-        Outcome o = outcomes.get(0);
+        Outcome o = pmuShortOf(broker, 400);
         assertEquals(Outcome.Kind.GROWN, o.kind(), o.toString());
         assertTrue(o.detail().contains("moved off r1->r2: subscription " + named(broker, "other").id()), o.detail());
         assertEquals(400.0, named(broker, "pmu").request().qos().rateHz(), 0.01);
@@ -102,11 +106,7 @@ class GlobalAdaptationMovesTest {
     @Test
     void withNoOtherPathNothingMovesAndTheRefusalSaysSo() {
         QosBroker broker = broker(false);
-        AdmittedSubscription pmu = named(broker, "pmu");
-        adapt(broker).unmet("r1", flowOf(broker, "r1", ServiceClass.HRT, pmu.request().variable().value()), 400 * 288);
-        due.forEach(Runnable::run);
-
-        Outcome o = outcomes.get(0);
+        Outcome o = pmuShortOf(broker, 400);
         assertEquals(Outcome.Kind.REFUSED, o.kind(), o.toString());
         assertTrue(o.detail().contains("no subscription on r1->r2 could move to another path"), o.detail());
         assertEquals(200.0, named(broker, "pmu").request().qos().rateHz(), 0.01, "it keeps its reservation");
@@ -116,11 +116,7 @@ class GlobalAdaptationMovesTest {
     @Test
     void whenTheOthersOfItsClassHoldTooLittleNothingIsMoved() {
         QosBroker broker = broker(true);
-        AdmittedSubscription pmu = named(broker, "pmu");
-        adapt(broker).unmet("r1", flowOf(broker, "r1", ServiceClass.HRT, pmu.request().variable().value()), 800 * 288);
-        due.forEach(Runnable::run);
-
-        Outcome o = outcomes.get(0);
+        Outcome o = pmuShortOf(broker, 800);
         assertEquals(Outcome.Kind.REFUSED, o.kind(), o.toString());
         assertTrue(o.detail().contains("moving them cannot make room"), o.detail());
         assertEquals(List.of("r1", "r2"), routers(named(broker, "other")), "not moved for nothing");
