@@ -155,6 +155,10 @@ final class DataPlane implements AutoCloseable {
             Channel priority = link.config.priorityAddress == null ? null : connectOutLink(link, link.config.priorityAddress);
             link.attach(ch, priority);
         }
+        if (epoll && settings.udpOffload && dataPath.links.length > 0 && !EpollDatagramChannel.isSegmentedDatagramPacketSupported()) {
+            LOG.warn("router {}: out-links send each datagram on its own: the kernel has no UDP segmentation offload"
+                    + " (UDP_SEGMENT)", settings.nodeId);
+        }
         dataLoop.submit(dataPath::start).syncUninterruptibly();
         kernelLinks.start(dataPath.engine, dataLoop, monoClock, settings.estimator.periodNanos());
         if (epoll && loops > 1) {
@@ -339,9 +343,23 @@ final class DataPlane implements AutoCloseable {
         return counters.stream().mapToLong(DataPathCounters::coalescedBuffers).sum();
     }
 
+    /** Segmented sends (UDP_SEGMENT) of several datagrams the out-links made so far; read on the data-path loop. */
+    long segmentedSends() {
+        return submitAndWait(() -> {
+            long n = 0;
+            for (LinkTransmitter link : dataPath.links) {
+                n += link.segmentedSends();
+            }
+            return n;
+        });
+    }
+
     /** What of UDP offload the sockets use, for the start's log line. */
     private String udpOffloadInUse() {
         List<String> used = new ArrayList<>();
+        if (java.util.Arrays.stream(dataPath.links).anyMatch(LinkTransmitter::segmenting)) {
+            used.add("segmented sends");
+        }
         if (ingressSockets.stream().anyMatch(EpollIngressSocket::coalescing)) {
             used.add("coalesced receives");
         }
