@@ -51,13 +51,9 @@ final class EpollIngressSocket extends EpollReadable {
 
     /**
      * Binds a datagram socket to {@code address} with SO_REUSEPORT (so every event loop can bind
-     * the same port and the kernel spreads senders over them) and starts reading it on {@code loop}.
+     * the same port and the kernel spreads senders over them) and starts reading it on {@code loop};
+     * with {@code udpOffload}, with UDP_GRO on where the kernel and the transport allow.
      */
-    static EpollIngressSocket open(IoEventLoop loop, InetSocketAddress address, int receiveBufferBytes, FrameIntake intake) {
-        return open(loop, address, receiveBufferBytes, intake, false);
-    }
-
-    /** As {@link #open(IoEventLoop, InetSocketAddress, int, FrameIntake)}; with {@code udpOffload}, UDP_GRO on where it can be. */
     static EpollIngressSocket open(IoEventLoop loop, InetSocketAddress address, int receiveBufferBytes, FrameIntake intake,
                                    boolean udpOffload) {
         Socket socket = Socket.newSocketDgram();
