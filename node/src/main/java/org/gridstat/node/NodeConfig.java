@@ -64,6 +64,12 @@ public final class NodeConfig {
         public int warmUpFrames = org.gridstat.core.egress.DataPathWarmUp.DEFAULT_FRAMES;
         /** Event loops poll without sleeping: lowest hop latency, for routers with CPUs reserved for them. */
         public boolean busyPoll = false;
+        /**
+         * The kernel's UDP batching under epoll: out-links send runs of equal datagrams segmented
+         * (UDP_SEGMENT), data ports read what the kernel coalesced (UDP_GRO); false: one send and one
+         * receive per datagram, for A/B measurements.
+         */
+        public boolean udpOffload = true;
         public String transport = "auto";
         public int socketBufferBytes = 4 << 20;
         /** Out-links: maps of the router's link keys (name, address, capacity, hrt, lrt, be, delay, loss, ...). */
@@ -208,6 +214,7 @@ public final class NodeConfig {
         r.put("event.loops", router.eventLoops);
         r.put("warm.up.frames", router.warmUpFrames);
         r.put("busy.poll", router.busyPoll);
+        r.put("udp.offload", router.udpOffload);
         r.put("transport", router.transport);
         r.put("socket.buffer.bytes", router.socketBufferBytes);
         List<String> lines = new ArrayList<>();

@@ -27,6 +27,7 @@ class NodeConfigTest {
         assertEquals("127.0.0.1:9470", r.get("data.bind"));
         assertEquals(1, r.get("event.loops"));
         assertEquals(false, r.get("busy.poll"));
+        assertEquals(true, r.get("udp.offload"));
         assertEquals("auto", r.get("transport"));
         assertEquals(4194304, r.get("socket.buffer.bytes"));
         assertArrayEquals(new String[] {"6716796193934269558 -> 127.0.0.1:9471, 127.0.0.1:9472"}, (String[]) r.get("routes"));

@@ -46,10 +46,10 @@ public final class BenchRun {
      */
     public record Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes,
                            boolean isolate, String routerTransport, boolean wireCapture, boolean routerBusyPoll,
-                           int rounds, boolean cRelay, boolean mixed, int batchBytes, boolean nats) {
+                           int rounds, boolean cRelay, boolean mixed, int batchBytes, boolean nats, boolean udpOffload) {
         public Settings(double stepSeconds, double latencySeconds, double startRate, double maxRate, int payloadBytes) {
             this(stepSeconds, latencySeconds, startRate, maxRate, payloadBytes, false, "auto", false, false, 1, false, false,
-                    0, false);
+                    0, false, true);
         }
 
         /** A generous bound on the whole run, for the lifetime of the processes it starts. */
@@ -139,6 +139,7 @@ public final class BenchRun {
         router.socketBufferBytes = 8 << 20;
         router.transport = settings.routerTransport();
         router.busyPoll = settings.routerBusyPoll();
+        router.udpOffload = settings.udpOffload();
         if (settings.isolate()) {
             RouterProcess.pinThisProcess(RouterProcess.GENERATOR_CPUS);
         }
@@ -146,6 +147,13 @@ public final class BenchRun {
         if (settings.batchBytes() > 0) {
             out.printf("batches: the generator packs the events each tick sends into datagrams of up to %,d bytes;"
                     + " the router's links pack to the same size%n", settings.batchBytes());
+        }
+        if (!settings.udpOffload()) {
+            out.println("UDP offload off: the router and the generators send and receive each datagram on its own");
+        } else if (settings.batchBytes() > 0) {
+            out.println("UDP offload: the generators send each tick's equal datagrams segmented (UDP_SEGMENT); the router"
+                    + " reads what the kernel coalesced (UDP_GRO) and sends its runs segmented; the sinks and relays read"
+                    + " datagrams the kernel cut apart");
         }
         CRelay.Build cBuild = settings.cRelay() ? CRelay.compile() : null;
         if (cBuild != null && !cBuild.available()) {
@@ -315,6 +323,7 @@ public final class BenchRun {
             section.put("socketBufferBytes", router.socketBufferBytes);
             section.put("transport", router.transport);
             section.put("busyPoll", router.busyPoll);
+            section.put("udpOffload", router.udpOffload);
             section.put("links", router.links);
             section.put("flows", router.flows);
             String yaml = new ObjectMapper(new YAMLFactory()).writeValueAsString(
@@ -378,7 +387,7 @@ public final class BenchRun {
     private LoadGenerator generator(EventLoopGroup group, int port, List<LoadGenerator.Stream> streams,
                                     ExpectedDelivery expected) {
         return new LoadGenerator(group, new InetSocketAddress("127.0.0.1", port), streams, settings.payloadBytes(), expected,
-                settings.batchBytes());
+                settings.batchBytes(), settings.udpOffload());
     }
 
     private Step step(Target t, double rate) throws InterruptedException {

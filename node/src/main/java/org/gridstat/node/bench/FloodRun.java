@@ -45,9 +45,10 @@ public final class FloodRun {
      * @param seconds  the flood's length; the HRT flow sends {@code 60 × seconds + 1} samples over it
      * @param isolate  the router on CPU 1, this JVM on CPU 0
      * @param sharedPort HRT sent to the router's data port with the flood, instead of to its priority port
+     * @param udpOffload the router's {@code udpOffload}
      */
     public record Settings(double seconds, int runs, int payloadBytes, boolean isolate, String routerTransport,
-                           boolean routerBusyPoll, boolean sharedPort) {
+                           boolean routerBusyPoll, boolean sharedPort, boolean udpOffload) {
         int hrtSamples() {
             return (int) Math.round(seconds * HRT_HZ) + 1;
         }
@@ -138,6 +139,7 @@ public final class FloodRun {
         router.put("socketBufferBytes", 8 << 20);
         router.put("transport", settings.routerTransport());
         router.put("busyPoll", settings.routerBusyPoll());
+        router.put("udpOffload", settings.udpOffload());
         router.put("links", List.of(Map.of("name", LINK, "address", "127.0.0.1:" + sinkPort,
                 "capacity", LINK_BYTES_PER_SECOND)));
         router.put("flows", List.of(

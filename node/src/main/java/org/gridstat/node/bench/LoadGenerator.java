@@ -8,6 +8,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.SegmentedDatagramPacket;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -27,6 +29,11 @@ import org.gridstat.core.wire.WireFormat;
  * runs. Each frame carries its send time as source timestamp, for the sink's latency. Several
  * streams (variables, each with its class and latency bound) take turns frame by frame, so each
  * gets an equal share of the rate.
+ *
+ * <p>Packing batches, with UDP offload, a tick's datagrams of one length (its full batches, and
+ * the shorter last) leave as segmented sends (UDP_SEGMENT) of up to 64, which the kernel cuts
+ * apart again: what a router sending its runs segmented puts on the wire, at a sender's cost of a
+ * system call per run.
  */
 final class LoadGenerator implements AutoCloseable {
     /** One variable's stream: its class, and the latency bound stamped as a deadline (0: none). */
@@ -51,6 +58,14 @@ final class LoadGenerator implements AutoCloseable {
     private final ByteBuffer headerScratch = ByteBuffer.allocateDirect(BatchHeaderWriter.headerLength(WireFormat.MAX_BATCH_EVENTS));
     private int next;
     private long notWritable;
+    /** A tick's equal datagrams go as segmented sends. */
+    private final boolean segmenting;
+    /** This socket's address, as a segmented send's sender (the transport ignores it: the socket is connected). */
+    private final InetSocketAddress local;
+    /** Most datagrams in one segmented send: the kernel's UDP_MAX_SEGMENTS on every kernel that has UDP_SEGMENT. */
+    private static final int MAX_SEGMENTS = 64;
+    /** Most bytes in one segmented send: one UDP datagram's until the kernel cuts it. */
+    private static final int MAX_SEGMENTED_BYTES = 65_507;
 
     LoadGenerator(EventLoopGroup group, InetSocketAddress target, long variableId,
                   int payloadBytes) {
@@ -65,6 +80,12 @@ final class LoadGenerator implements AutoCloseable {
     /** @param batchBytes 0 for one event per datagram, else the largest datagram to pack events due together into */
     LoadGenerator(EventLoopGroup group, InetSocketAddress target, List<Stream> streams, int payloadBytes,
                   SendObserver observer, int batchBytes) {
+        this(group, target, streams, payloadBytes, observer, batchBytes, false);
+    }
+
+    /** @param udpOffload packing batches, send a tick's equal datagrams segmented where the transport can */
+    LoadGenerator(EventLoopGroup group, InetSocketAddress target, List<Stream> streams, int payloadBytes,
+                  SendObserver observer, int batchBytes, boolean udpOffload) {
         this.batchBytes = batchBytes;
         if (streams.isEmpty()) {
             throw new IllegalArgumentException("a load generator needs at least one stream");
@@ -81,6 +102,10 @@ final class LoadGenerator implements AutoCloseable {
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(4 << 20, 16 << 20))
                 .handler(new ChannelInboundHandlerAdapter())
                 .connect(target).syncUninterruptibly().channel();
+        this.local = (InetSocketAddress) channel.localAddress();
+        int segment = datagramLength(perDatagram());
+        this.segmenting = udpOffload && batchBytes > 0 && channel instanceof EpollDatagramChannel
+                && EpollDatagramChannel.isSegmentedDatagramPacketSupported() && 2 * segment <= MAX_SEGMENTED_BYTES;
     }
 
     /** Sends at {@code rate} events per second for {@code seconds}, catching up after any delay; returns the number sent. */
@@ -119,8 +144,13 @@ final class LoadGenerator implements AutoCloseable {
                         notWritable++;
                         break;
                     }
-                    int n = batchBytes == 0 ? 1 : (int) Math.min(burst - i, perDatagram());
-                    channel.write(n == 1 ? frame() : batch(n), channel.voidPromise());
+                    int n;
+                    if (segmenting && burst - i > perDatagram()) {
+                        n = writeSegmented(burst - i);
+                    } else {
+                        n = batchBytes == 0 ? 1 : (int) Math.min(burst - i, perDatagram());
+                        channel.write(n == 1 ? frame() : batch(n), channel.voidPromise());
+                    }
                     i += n;
                     sent[0] += n;
                     owedSoFar[0] += n;
@@ -169,11 +199,48 @@ final class LoadGenerator implements AutoCloseable {
                 (batchBytes - WireFormat.BATCH_HEADER_LENGTH) / (frame + WireFormat.BATCH_LENGTH_ENTRY)));
     }
 
+    /** The length of a datagram of {@code n} events: a lone frame, or a batch. */
+    private int datagramLength(int n) {
+        int frame = WireFormat.HEADER_LENGTH + payloadBytes;
+        return n == 1 ? frame : BatchHeaderWriter.headerLength(n) + n * frame;
+    }
+
+    /**
+     * Writes up to {@code left} events as one segmented send: full batches, the last maybe shorter,
+     * at most {@link #MAX_SEGMENTS} and {@link #MAX_SEGMENTED_BYTES}; returns the events written.
+     */
+    private int writeSegmented(long left) {
+        int per = perDatagram();
+        int segment = datagramLength(per);
+        int datagrams = (int) Math.min(Math.min(MAX_SEGMENTS, MAX_SEGMENTED_BYTES / segment), (left + per - 1) / per);
+        int events = (int) Math.min(left, (long) datagrams * per);
+        ByteBuf all = channel.alloc().directBuffer(datagrams * segment);
+        for (int written = 0; written < events; ) {
+            int n = Math.min(per, events - written);
+            if (n == 1) {
+                ByteBuf f = frame();
+                all.writeBytes(f);
+                f.release();
+            } else {
+                writeBatch(all, n);
+            }
+            written += n;
+        }
+        channel.write(new SegmentedDatagramPacket(all, segment, null, local), channel.voidPromise());
+        return events;
+    }
+
     /** {@code n} events behind a batch header, in one datagram. */
     private ByteBuf batch(int n) {
+        ByteBuf buf = channel.alloc().directBuffer(datagramLength(n));
+        writeBatch(buf, n);
+        return buf;
+    }
+
+    /** Writes {@code n} events behind a batch header into {@code buf}. */
+    private void writeBatch(ByteBuf buf, int n) {
         int frame = WireFormat.HEADER_LENGTH + payloadBytes;
         int header = BatchHeaderWriter.headerLength(n);
-        ByteBuf buf = channel.alloc().directBuffer(header + n * frame);
         for (int i = 0; i < n; i++) {
             lengths[i] = frame;
         }
@@ -186,7 +253,11 @@ final class LoadGenerator implements AutoCloseable {
             buf.writeBytes(f);
             f.release();
         }
-        return buf;
+    }
+
+    /** Whether a tick's equal datagrams go as segmented sends. */
+    boolean segmenting() {
+        return segmenting;
     }
 
     /** Ticks on which the socket's buffer was full, so the generator fell behind. */

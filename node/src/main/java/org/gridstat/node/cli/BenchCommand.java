@@ -53,6 +53,11 @@ final class BenchCommand implements Callable<Integer> {
             + " (statusRouter.busyPoll); best with --isolate, which gives the router a CPU of its own.")
     boolean routerBusyPoll;
 
+    @Option(names = "--no-udp-offload", description = "Without the kernel's UDP batching beyond sendmmsg/recvmmsg: the"
+            + " router (statusRouter.udpOffload: false) neither sends runs of equal datagrams segmented (UDP_SEGMENT) nor"
+            + " reads coalesced ones (UDP_GRO), and the load generators send each datagram on its own. For A/B runs.")
+    boolean noUdpOffload;
+
     @Option(names = "--router-transport", defaultValue = "auto", description = "The router's transport: auto, epoll or nio (default: ${DEFAULT-VALUE}).")
     String routerTransport;
 
@@ -141,12 +146,13 @@ final class BenchCommand implements Callable<Integer> {
                 System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         if (flood) {
             new FloodRun(new FloodRun.Settings(floodSeconds, runs, payload, isolate, routerTransport, routerBusyPoll,
-                    floodSharedPort),
+                    floodSharedPort, !noUdpOffload),
                     System.out).run();
             return 0;
         }
         new BenchRun(Distribution.bundles(), new BenchRun.Settings(stepSeconds, latencySeconds, startRate, maxRate, payload,
-                isolate, routerTransport, wireCapture, routerBusyPoll, rounds, !noCRelay, mixed, batch, nats), System.out).run();
+                isolate, routerTransport, wireCapture, routerBusyPoll, rounds, !noCRelay, mixed, batch, nats, !noUdpOffload),
+                System.out).run();
         return 0;
     }
 

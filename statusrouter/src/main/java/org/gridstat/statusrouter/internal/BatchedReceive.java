@@ -17,8 +17,15 @@ import org.slf4j.LoggerFactory;
  * slot of a direct buffer, through the epoll transport's own native {@code recvmmsg} (the one its
  * datagram channels use, which Netty does not make public). Netty fills the packets' lengths in
  * place, so a receive allocates nothing. Bound to the Netty version the project pins; where that
- * entry point is missing or refuses, {@link #available()} is false, says why once in the log, and
+ * entry point is missing or refuses, {@link #into} says why once in the log and gives none, and
  * the socket reads one datagram per {@code recv} as before.
+ *
+ * <p>A socket with UDP_GRO on is read with {@link #receiveCoalesced} instead: one {@code recvmsg}
+ * per buffer, through the transport's native {@code recvmsg}, which asks for the kernel's UDP_GRO
+ * control message and leaves its segment size in the packet. Netty's {@code recvmmsg} gives the
+ * kernel no room for control messages (its native code sets some aside only where reading
+ * {@code IP_RECVORIGDSTADDR} fails), so after it a coalesced buffer looks like one long datagram
+ * with segment size 0 ({@code CoalescedReceiveTest} pins both).
  */
 final class BatchedReceive {
     private static final Logger LOG = LoggerFactory.getLogger(BatchedReceive.class);
@@ -27,10 +34,15 @@ final class BatchedReceive {
     private static final MethodHandle SET_ADDRESS;
     private static final MethodHandle SET_COUNT;
     private static final MethodHandle GET_COUNT;
+    private static final MethodHandle RECVMSG;
+    private static final MethodHandle GET_SEGMENT_SIZE;
+    private static final MethodHandle SET_SENDER_PORT;
+    private static final MethodHandle GET_SENDER_PORT;
     private static final Constructor<?> ARRAY;
     private static final Constructor<?> PACKET;
     private static final Class<?> PACKET_CLASS;
     private static final String UNAVAILABLE;
+    private static final String COALESCED_UNAVAILABLE;
 
     static {
         MethodHandle recv = null;
@@ -77,12 +89,42 @@ final class BatchedReceive {
         PACKET = packet;
         PACKET_CLASS = packetClass;
         UNAVAILABLE = why;
+
+        MethodHandle recvmsg = null;
+        MethodHandle getSegmentSize = null;
+        MethodHandle setSenderPort = null;
+        MethodHandle getSenderPort = null;
+        String coalescedWhy = why;
+        if (why == null) {
+            try {
+                Class<?> nativeClass = Class.forName(EPOLL + "Native");
+                MethodHandles.Lookup nat = MethodHandles.privateLookupIn(nativeClass, MethodHandles.lookup());
+                MethodHandles.Lookup pkt = MethodHandles.privateLookupIn(packetClass, MethodHandles.lookup());
+                recvmsg = nat.findStatic(nativeClass, "recvmsg", MethodType.methodType(int.class, int.class, boolean.class, packetClass))
+                        .asType(MethodType.methodType(int.class, int.class, boolean.class, Object.class));
+                getSegmentSize = pkt.findGetter(packetClass, "segmentSize", int.class)
+                        .asType(MethodType.methodType(int.class, Object.class));
+                setSenderPort = pkt.findSetter(packetClass, "senderPort", int.class)
+                        .asType(MethodType.methodType(void.class, Object.class, int.class));
+                getSenderPort = pkt.findGetter(packetClass, "senderPort", int.class)
+                        .asType(MethodType.methodType(int.class, Object.class));
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                coalescedWhy = e.toString();
+            }
+        }
+        RECVMSG = recvmsg;
+        GET_SEGMENT_SIZE = getSegmentSize;
+        SET_SENDER_PORT = setSenderPort;
+        GET_SENDER_PORT = getSenderPort;
+        COALESCED_UNAVAILABLE = coalescedWhy;
     }
 
     private final Object packets;
     private final Object[] each;
     /** One {@code struct iovec} per slot (base, length: two 64-bit words), which the packets point at. */
     private final ByteBuffer iovecs;
+    /** Slots the last receive filled, also when it failed part way. */
+    private int filled;
 
     private BatchedReceive(ByteBuffer slab, int slotBytes, int slots) throws ReflectiveOperationException {
         Object owner = ARRAY.newInstance();
@@ -114,6 +156,11 @@ final class BatchedReceive {
         return UNAVAILABLE;
     }
 
+    /** Why {@link #receiveCoalesced} is unavailable, or {@code null} if it is available. */
+    static String coalescedUnavailable() {
+        return COALESCED_UNAVAILABLE;
+    }
+
     /**
      * Batched receives into {@code slots} slots of {@code slotBytes} each at the start of
      * {@code slab} (a direct buffer), or {@code null} (logged once) where they are unavailable.
@@ -139,12 +186,64 @@ final class BatchedReceive {
      * (0 if none). Datagram {@code i} lies at {@code i * slotBytes} in the slab, {@link #length} long.
      */
     int receive(int fd) throws IOException {
+        filled = 0;
         try {
             for (Object p : each) {
                 SET_COUNT.invokeExact(p, 1); // one iovec each
             }
-            return (int) RECVMMSG.invokeExact(fd, false, packets, 0, each.length);
+            filled = (int) RECVMMSG.invokeExact(fd, false, packets, 0, each.length);
+            return filled;
         } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Receives what is queued on {@code fd}, a socket with UDP_GRO on: one buffer a slot, each a
+     * datagram or several the kernel coalesced ({@link #segmentSize}), until nothing is queued, the
+     * slots are full, or the buffers hold {@code datagrams} datagrams (a coalesced one counted by
+     * its segments, as {@link CoalescedBuffer#datagrams} splits it). Returns the slots filled; if
+     * a receive fails after some were, {@link #filled()} still says how many.
+     */
+    int receiveCoalesced(int fd, int datagrams) throws IOException {
+        filled = 0;
+        try {
+            int read = 0;
+            for (int i = 0; i < each.length && read < datagrams; i++) {
+                Object p = each[i];
+                SET_COUNT.invokeExact(p, 1); // recvmsg leaves the length here: one iovec again
+                SET_SENDER_PORT.invokeExact(p, 0); // set by a datagram, even an empty one; not by "nothing queued"
+                int n = (int) RECVMSG.invokeExact(fd, false, p);
+                if (n == 0 && (int) GET_SENDER_PORT.invokeExact(p) == 0) {
+                    break;
+                }
+                filled = i + 1;
+                read += CoalescedBuffer.datagrams(n, (int) GET_SEGMENT_SIZE.invokeExact(p));
+            }
+            return filled;
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** The slots the last receive filled, also when it failed after filling some. */
+    int filled() {
+        return filled;
+    }
+
+    /**
+     * The segment size of the buffer in slot {@code i} after a {@link #receiveCoalesced}: the
+     * length of each datagram the kernel coalesced into it (the last may be shorter), 0 for a lone
+     * datagram.
+     */
+    int segmentSize(int i) {
+        try {
+            return (int) GET_SEGMENT_SIZE.invokeExact(each[i]);
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);

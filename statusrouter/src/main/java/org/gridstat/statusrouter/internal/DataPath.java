@@ -112,7 +112,7 @@ final class DataPath {
         for (int i = 0; i < links.length; i++) {
             OutLinkConfig c = settings.links.get(i);
             // The kernel steers each packet to its flow's class by the event it carries: one event a datagram.
-            links[i] = new LinkTransmitter(c, i, this, kernel != null && kernel.shaped(i));
+            links[i] = new LinkTransmitter(c, i, this, kernel != null && kernel.shaped(i), settings.udpOffload);
             pumps.add(new EgressPump<>(engine, i, links[i], ByteBufReferences.INSTANCE, ByteBuf::readableBytes,
                     emulatorOf(c, now), c.mtu));
         }

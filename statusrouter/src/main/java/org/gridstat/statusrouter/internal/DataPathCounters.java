@@ -26,6 +26,16 @@ final class DataPathCounters {
         counters.increment(IngressCounter.BATCHES.ordinal());
     }
 
+    /** A buffer the kernel coalesced (UDP_GRO), split into its datagrams. */
+    void coalesced() {
+        counters.increment(IngressCounter.COALESCED.ordinal());
+    }
+
+    /** Buffers the kernel coalesced on this socket so far. */
+    long coalescedBuffers() {
+        return counters.get(IngressCounter.COALESCED.ordinal());
+    }
+
     void handoffDropped() {
         counters.increment(IngressCounter.HANDOFF_DROPS.ordinal());
     }

@@ -155,6 +155,10 @@ final class DataPlane implements AutoCloseable {
             Channel priority = link.config.priorityAddress == null ? null : connectOutLink(link, link.config.priorityAddress);
             link.attach(ch, priority);
         }
+        if (epoll && settings.udpOffload && dataPath.links.length > 0 && !EpollDatagramChannel.isSegmentedDatagramPacketSupported()) {
+            LOG.warn("router {}: out-links send each datagram on its own: the kernel has no UDP segmentation offload"
+                    + " (UDP_SEGMENT)", settings.nodeId);
+        }
         dataLoop.submit(dataPath::start).syncUninterruptibly();
         kernelLinks.start(dataPath.engine, dataLoop, monoClock, settings.estimator.periodNanos());
         if (epoll && loops > 1) {
@@ -177,7 +181,8 @@ final class DataPlane implements AutoCloseable {
             // With several loops, every socket binds the port the first one got.
             InetSocketAddress at = i == 0 ? bindAddress : localAddress;
             if (epoll) {
-                EpollIngressSocket socket = EpollIngressSocket.open(eventLoops.get(i), at, settings.socketBufferBytes, intake);
+                EpollIngressSocket socket = EpollIngressSocket.open(eventLoops.get(i), at, settings.socketBufferBytes, intake,
+                        settings.udpOffload);
                 if (i == 0 && prioritySocket != null) {
                     socket.readFirst(prioritySocket);
                 }
@@ -193,9 +198,9 @@ final class DataPlane implements AutoCloseable {
         if (prioritySocket != null && settings.priorityBind.port() != 0) {
             UdpPortClaim.requireSole(resolve(settings.priorityBind), 1, "priority port");
         }
-        LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}, {} out-link(s), {} flow(s){})", settings.nodeId,
+        LOG.info("router {} forwarding on {}{} ({}, {} event loop(s){}{}, {} out-link(s), {} flow(s){})", settings.nodeId,
                 localAddress(), priorityAddress == null ? "" : ", HRT and LRT first on " + priorityAddress,
-                epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "",
+                epoll ? "epoll" : "nio", loops, settings.busyPoll ? " busy-polling" : "", udpOffloadInUse(),
                 dataPath.links.length, settings.flows.size(), dataPath.relay() == null ? ""
                         : settings.congestionNotices ? ", congestion control on" : ", congestion control on, local only");
         if (settings.congestionNotices && dataPath.relay() != null) {
@@ -232,7 +237,8 @@ final class DataPlane implements AutoCloseable {
         FrameIntake intake = new FrameIntake(dataPath, c);
         InetSocketAddress at = resolve(settings.priorityBind);
         if (epoll) {
-            EpollIngressSocket socket = EpollIngressSocket.open(dataLoop, at, settings.socketBufferBytes, intake);
+            EpollIngressSocket socket = EpollIngressSocket.open(dataLoop, at, settings.socketBufferBytes, intake,
+                    settings.udpOffload);
             ingressSockets.add(socket);
             priorityAddress = socket.localAddress();
             dataLoop.submit(() -> dataPath.readFirst(socket::readNow)).syncUninterruptibly();
@@ -330,6 +336,34 @@ final class DataPlane implements AutoCloseable {
     /** Frames the other ingress loops handed to the data path so far. */
     long handedOffFrames() {
         return dataPath.handedOffFrames();
+    }
+
+    /** Buffers of several datagrams the data ports received coalesced (UDP_GRO) so far. */
+    long coalescedBuffers() {
+        return counters.stream().mapToLong(DataPathCounters::coalescedBuffers).sum();
+    }
+
+    /** Segmented sends (UDP_SEGMENT) of several datagrams the out-links made so far; read on the data-path loop. */
+    long segmentedSends() {
+        return submitAndWait(() -> {
+            long n = 0;
+            for (LinkTransmitter link : dataPath.links) {
+                n += link.segmentedSends();
+            }
+            return n;
+        });
+    }
+
+    /** What of UDP offload the sockets use, for the start's log line. */
+    private String udpOffloadInUse() {
+        List<String> used = new ArrayList<>();
+        if (java.util.Arrays.stream(dataPath.links).anyMatch(LinkTransmitter::segmenting)) {
+            used.add("segmented sends");
+        }
+        if (ingressSockets.stream().anyMatch(EpollIngressSocket::coalescing)) {
+            used.add("coalesced receives");
+        }
+        return used.isEmpty() ? "" : ", UDP offload: " + String.join(" and ", used);
     }
 
     List<org.gridstat.core.forward.FlowEntry> flows() {

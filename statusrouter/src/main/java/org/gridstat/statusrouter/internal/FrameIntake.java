@@ -132,6 +132,26 @@ final class FrameIntake {
         acceptAt(slot * DATAGRAM_BUFFER, length, false);
     }
 
+    /**
+     * Takes the buffer of {@code length} bytes in fixed slot {@code slot}, read from a socket with
+     * UDP_GRO on: each datagram the kernel coalesced into it ({@code segmentSize} bytes each, the
+     * last maybe shorter; 0: a lone datagram) is taken as if it had arrived alone, so every count,
+     * check and drop stays per datagram. See {@link CoalescedBuffer} for a segment size that
+     * cannot be the kernel's.
+     */
+    void acceptSlot(int slot, int length, int segmentSize) {
+        int at = slot * DATAGRAM_BUFFER;
+        int n = CoalescedBuffer.datagrams(length, segmentSize);
+        if (n == 1) {
+            acceptAt(at, length, false);
+            return;
+        }
+        counters.coalesced();
+        for (int i = 0, offset = 0; i < n; i++, offset += segmentSize) {
+            acceptAt(at + offset, Math.min(segmentSize, length - offset), false);
+        }
+    }
+
     /** @param packed whether datagrams are laid one after another from {@link #slotOffset()} */
     private void acceptAt(int offset, int length, boolean packed) {
         RejectReason framing = reader.open(slots, offset, length);

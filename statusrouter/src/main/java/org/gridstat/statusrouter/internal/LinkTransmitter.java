@@ -30,6 +30,14 @@ import org.slf4j.LoggerFactory;
  * lane follows the flow's class as the scheduler has it, never a class a sender wrote in the
  * header, so each flow keeps to one socket and arrives in order. The link pauses while either
  * socket is full: what the scheduler releases next may be for either lane.
+ *
+ * <p>With UDP offload, under epoll, the datagrams a flush holds for one lane leave in
+ * {@link SegmentRun}s: consecutive datagrams of one length (a full batch's, say), the last maybe
+ * shorter, as one segmented send that the kernel cuts apart again, in their order. Nothing waits
+ * for a run: it holds only what the flush has. Not on a link the kernel shapes, whose classifier
+ * must see each datagram; and if the kernel refuses a segmented send (a path whose MTU is below
+ * the link's datagrams, a device without checksum offload), the link says so once and sends each
+ * datagram on its own from then on.
  */
 @ChannelHandler.Sharable
 final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Transmitter<ByteBuf> {
@@ -53,16 +61,25 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
     private Channel priority;
     private boolean wrote;
     private boolean wrotePriority;
+    /** Whether the link may send segmented (settings and link kind); {@link #segmenting} once the sockets can. */
+    private final boolean udpOffload;
+    private boolean segmenting;
+    /** Each lane's run, while segmenting; its sink and messages. */
+    private final SegmentRun[] runs = new SegmentRun[2];
+    private final SegmentedSends[] sinks = new SegmentedSends[2];
 
     LinkTransmitter(OutLinkConfig config, int index, DataPath dataPath) {
-        this(config, index, dataPath, false);
+        this(config, index, dataPath, false, false);
     }
 
     /**
      * @param oneEventPerDatagram never pack events: a link the kernel shapes steers each datagram
      *                            to its flow's class by the one event it carries
+     * @param udpOffload          send runs of datagrams segmented where the sockets can (not with
+     *                            {@code oneEventPerDatagram}: the kernel's classifier must see each)
      */
-    LinkTransmitter(OutLinkConfig config, int index, DataPath dataPath, boolean oneEventPerDatagram) {
+    LinkTransmitter(OutLinkConfig config, int index, DataPath dataPath, boolean oneEventPerDatagram, boolean udpOffload) {
+        this.udpOffload = udpOffload && !oneEventPerDatagram;
         this.config = config;
         this.index = index;
         this.dataPath = dataPath;
@@ -79,8 +96,42 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
 
     /** @param priority the socket connected to the neighbour's priority port, or {@code null} */
     void attach(Channel channel, Channel priority) {
+        attach(channel, priority, udpOffload && SegmentedSends.supported(channel)
+                && (priority == null || SegmentedSends.supported(priority)));
+    }
+
+    /** As {@link #attach(Channel, Channel)}, sending segmented runs if {@code segmenting}, whatever the channels. */
+    void attach(Channel channel, Channel priority, boolean segmenting) {
         this.channel = channel;
         this.priority = priority;
+        this.segmenting = segmenting;
+        if (segmenting) {
+            runs[DATA] = new SegmentRun(allocator);
+            sinks[DATA] = new SegmentedSends(channel);
+            if (priority != null) {
+                runs[PRIORITY] = new SegmentRun(allocator);
+                sinks[PRIORITY] = new SegmentedSends(priority);
+            }
+        }
+    }
+
+    /** Whether runs of datagrams leave as segmented sends. */
+    boolean segmenting() {
+        return segmenting;
+    }
+
+    /** Segmented sends of several datagrams so far; on the data-path loop. */
+    long segmentedSends() {
+        long n = 0;
+        for (SegmentedSends s : sinks) {
+            n += s == null ? 0 : s.sent();
+        }
+        return n;
+    }
+
+    /** Each lane's sink of runs, or {@code null}: for tests. */
+    SegmentedSends sink(int lane) {
+        return sinks[lane];
     }
 
     /**
@@ -125,36 +176,71 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
             return;
         }
         Channel ch = lane == PRIORITY ? priority : channel;
-        ByteBuf datagram;
-        if (count == 1) {
-            datagram = packed[0];
-        } else {
-            int headerLength = headerWriter.write(header, 0, lengths, count);
-            int size = headerLength + packedBytes; // exactly: a small batch holds no mtu's worth in the socket's queue
-            datagram = allocator.directBuffer(size, size);
-            header.limit(headerLength).position(0);
-            datagram.writeBytes(header);
-            header.clear();
-            for (int i = 0; i < count; i++) {
-                ByteBuf e = packed[i];
-                datagram.writeBytes(e, e.readerIndex(), lengths[i]);
-                e.release();
-            }
-        }
-        java.util.Arrays.fill(packed, 0, count, null);
-        count = 0;
-        packedBytes = 0;
         if (ch == priority) {
             wrotePriority = true;
         } else {
             wrote = true;
         }
-        ch.write(datagram, ch.voidPromise());
+        if (!segmenting) {
+            ch.write(datagram(), ch.voidPromise());
+            return;
+        }
+        SegmentRun run = runs[lane];
+        int size = count == 1 ? lengths[0] : BatchHeaderWriter.headerLength(count) + packedBytes;
+        if (!run.takes(size)) {
+            run.sendTo(sinks[lane]);
+        }
+        if (run.isEmpty()) {
+            run.start(datagram());
+        } else {
+            writePacked(run.extend(size));
+        }
+        if (run.full()) {
+            run.sendTo(sinks[lane]);
+        }
+    }
+
+    /** The datagram written since the last end, in a buffer of its own: a lone event is its own. */
+    private ByteBuf datagram() {
+        if (count == 1) {
+            ByteBuf lone = packed[0];
+            packed[0] = null;
+            count = 0;
+            packedBytes = 0;
+            return lone;
+        }
+        int size = BatchHeaderWriter.headerLength(count) + packedBytes; // exactly: a small batch holds no mtu's worth in the socket's queue
+        ByteBuf datagram = allocator.directBuffer(size, size);
+        writePacked(datagram);
+        return datagram;
+    }
+
+    /** Writes the datagram written since the last end into {@code into}: a batch's header, then the events, given back. */
+    private void writePacked(ByteBuf into) {
+        if (count > 1) {
+            int headerLength = headerWriter.write(header, 0, lengths, count);
+            header.limit(headerLength).position(0);
+            into.writeBytes(header);
+            header.clear();
+        }
+        for (int i = 0; i < count; i++) {
+            ByteBuf e = packed[i];
+            into.writeBytes(e, e.readerIndex(), lengths[i]);
+            e.release();
+            packed[i] = null;
+        }
+        count = 0;
+        packedBytes = 0;
     }
 
     @Override
     public void flush() {
         endDatagram();
+        for (int l = 0; l < runs.length; l++) {
+            if (runs[l] != null) {
+                runs[l].sendTo(sinks[l]);
+            }
+        }
         if (wrotePriority) {
             wrotePriority = false;
             priority.flush();
@@ -165,7 +251,7 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
         }
     }
 
-    /** Gives back the events of a datagram not yet ended; when the link closes, on the data-path loop. */
+    /** Gives back the events of a datagram not yet ended, and the runs not yet sent; when the link closes, on the data-path loop. */
     void discard() {
         for (int i = 0; i < count; i++) {
             packed[i].release();
@@ -173,6 +259,11 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
         }
         count = 0;
         packedBytes = 0;
+        for (SegmentRun run : runs) {
+            if (run != null) {
+                run.discard();
+            }
+        }
     }
 
     @Override
@@ -187,5 +278,15 @@ final class LinkTransmitter extends ChannelInboundHandlerAdapter implements Tran
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         dataPath.sendFailed(index);
         LOG.debug("link {}: {}", config.name, cause.toString());
+        if (segmenting && SegmentedSends.refused(cause)) {
+            for (int l = 0; l < runs.length; l++) { // ahead of what follows, in order (a flush sent them already)
+                if (runs[l] != null) {
+                    runs[l].sendTo(sinks[l]);
+                }
+            }
+            segmenting = false;
+            LOG.warn("link {}: the kernel refused a segmented send ({}); its datagrams go one by one from now on",
+                    config.name, cause.getMessage());
+        }
     }
 }

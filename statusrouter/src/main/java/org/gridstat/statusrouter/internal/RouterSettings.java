@@ -67,14 +67,17 @@ final class RouterSettings {
     final boolean congestionMissing;
     /** The links the kernel shapes: see {@link #withKernelShaping}. */
     final KernelShapingSettings kernelShaping;
+    /** The kernel's UDP batching beyond recvmmsg/sendmmsg, where it has it: see {@link #withUdpOffload(boolean)}. */
+    final boolean udpOffload;
 
     private RouterSettings(String nodeId, Endpoint bind, int eventLoops, Transport transport, int socketBufferBytes,
                            List<OutLinkConfig> links, List<FlowEntry> flows,
                            EstimatorSettings estimator, int maxFlowsPerLink, boolean busyPoll,
                            SourceTimeTrust sourceTimeTrust, Endpoint priorityBind, int warmUpFrames,
                            CongestionControl congestion, boolean congestionNotices, boolean congestionMissing,
-                           KernelShapingSettings kernelShaping) {
+                           KernelShapingSettings kernelShaping, boolean udpOffload) {
         this.kernelShaping = kernelShaping;
+        this.udpOffload = udpOffload;
         this.nodeId = nodeId;
         this.bind = bind;
         this.eventLoops = eventLoops;
@@ -209,7 +212,7 @@ final class RouterSettings {
             throw new IllegalArgumentException("invalid status router configuration: " + String.join("; ", problems));
         }
         return new RouterSettings(nodeId, bindEndpoint, eventLoops, t, socketBufferBytes, linkList,
-                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, null, false, false, KernelShapingSettings.NONE);
+                flowEntries, estimator, maxFlowsPerLink, false, SourceTimeTrust.DEFAULT, null, 0, null, false, false, KernelShapingSettings.NONE, true);
     }
 
     /**
@@ -220,7 +223,7 @@ final class RouterSettings {
      */
     RouterSettings busyPolling(boolean on) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping);
+                maxFlowsPerLink, on, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping, udpOffload);
     }
 
     /**
@@ -229,7 +232,7 @@ final class RouterSettings {
      */
     RouterSettings trusting(SourceTimeTrust trust) {
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping);
+                maxFlowsPerLink, busyPoll, trust, priorityBind, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping, udpOffload);
     }
 
     /**
@@ -278,7 +281,7 @@ final class RouterSettings {
             }
         }
         return new RouterSettings(nodeId, this.bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priority, warmUpFrames, congestion, congestionNotices, congestionMissing, kernelShaping, udpOffload);
     }
 
     /**
@@ -330,14 +333,14 @@ final class RouterSettings {
         all.addAll(links);
         all.addAll(more);
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, all, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestion, congestionNotices, congestionMissing, kernelShaping);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, 0, congestion, congestionNotices, congestionMissing, kernelShaping, udpOffload);
     }
 
     /** These settings bound to the ports a running data plane has, which a restart takes again. */
     RouterSettings boundAt(InetSocketAddress data, InetSocketAddress priority) {
         return new RouterSettings(nodeId, endpoint(data), eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priority == null ? null : endpoint(priority), warmUpFrames,
-                congestion, congestionNotices, congestionMissing, kernelShaping);
+                congestion, congestionNotices, congestionMissing, kernelShaping, udpOffload);
     }
 
     private static Endpoint endpoint(InetSocketAddress a) {
@@ -357,7 +360,7 @@ final class RouterSettings {
                     + frames);
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
-                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestion, congestionNotices, congestionMissing, kernelShaping);
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, frames, congestion, congestionNotices, congestionMissing, kernelShaping, udpOffload);
     }
 
     /**
@@ -397,7 +400,7 @@ final class RouterSettings {
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, on ? provider : null, notices,
-                on && provider == null, kernelShaping);
+                on && provider == null, kernelShaping, udpOffload);
     }
 
     /**
@@ -417,6 +420,19 @@ final class RouterSettings {
         }
         return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
                 maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices,
-                congestionMissing, k);
+                congestionMissing, k, udpOffload);
+    }
+
+    /**
+     * These settings with UDP offload {@code on} (the default) or off: under epoll each out-link
+     * sends a flush's consecutive datagrams of one length for one socket as one segmented send
+     * (UDP_SEGMENT: the kernel cuts them apart again), and the data ports take what the kernel
+     * coalesced (UDP_GRO) as one buffer, split here into its datagrams. Off: one send and one
+     * receive slot per datagram, as before; for A/B measurements.
+     */
+    RouterSettings withUdpOffload(boolean on) {
+        return new RouterSettings(nodeId, bind, eventLoops, transport, socketBufferBytes, links, flows, estimator,
+                maxFlowsPerLink, busyPoll, sourceTimeTrust, priorityBind, warmUpFrames, congestion, congestionNotices,
+                congestionMissing, kernelShaping, on);
     }
 }

@@ -49,6 +49,9 @@ public final class StatusRouterComponent implements StatusRouter {
         /** The event loops poll without sleeping: lowest hop latency, each loop's CPU kept busy. */
         boolean busy_poll() default false;
 
+        /** UDP segmentation offload on the out-links and receive coalescing on the data ports, under epoll. */
+        boolean udp_offload() default true;
+
         String transport() default "auto";
 
         int socket_buffer_bytes() default 4 << 20;
@@ -163,7 +166,8 @@ public final class StatusRouterComponent implements StatusRouter {
                 .withPriorityPort(config.priority_bind())
                 .warmingUp(config.warm_up_frames())
                 .withCongestionControl(config.congestion_control(), congestion)
-                .withKernelShaping(config.kernel_shaping(), kernel);
+                .withKernelShaping(config.kernel_shaping(), kernel)
+                .withUdpOffload(config.udp_offload());
     }
 
     /** The broker replicas' control addresses; empty: no broker. */

@@ -2,18 +2,32 @@ package org.gridstat.statusrouter.internal;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.SegmentedDatagramPacket;
 import io.netty.util.ResourceLeakDetector;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.gridstat.client.Publication;
 import org.gridstat.client.Publisher;
 import org.gridstat.core.time.SystemClock;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.model.VariableId;
+import org.gridstat.core.wire.BatchHeaderWriter;
+import org.gridstat.core.wire.StatusEventEncoder;
 import org.gridstat.statusrouter.api.RouterCounters;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -175,6 +189,89 @@ class ZeroAllocationForwardingTest {
             }
         } finally {
             ResourceLeakDetector.setLevel(level);
+        }
+    }
+
+    /**
+     * UDP offload both ways: batches arrive as segmented sends (ten datagrams of five events each),
+     * which the data port reads as coalesced buffers and splits, and the link sends its runs of full
+     * batches segmented, through messages it reuses.
+     */
+    @Test
+    void segmentedSendsInAndOutAllocateNothingPerEvent() throws Exception {
+        Assumptions.assumeTrue(Epoll.isAvailable(), "epoll transport");
+        Assumptions.assumeTrue(EpollDatagramChannel.isSegmentedDatagramPacketSupported(), "UDP_SEGMENT");
+        ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+        try (DatagramChannel sink = DatagramChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
+            int port = ((InetSocketAddress) sink.getLocalAddress()).getPort();
+            RouterSettings settings = RouterSettings.of("zeroallocgso", "127.0.0.1:0", 1, "epoll", 4 << 20,
+                    new String[] {"name=s address=127.0.0.1:" + port + " capacity=1250000000"},
+                    new String[] {"id=1 variable=1 link=s buffer=1000"}, new String[0], 1_000_000_000L, 0.5, 16);
+            try (DataPlane plane = DataPlane.start(settings)) {
+                Channel sender = new Bootstrap().group(group).channel(EpollDatagramChannel.class)
+                        .handler(new ChannelInboundHandlerAdapter())
+                        .connect(plane.localAddress()).syncUninterruptibly().channel();
+                SegmentedBatches batches = new SegmentedBatches(sender);
+                batches.send(plane, EVENTS);
+                assertAllocatesNothingPerEvent(() -> {
+                    long coalescedBefore = plane.coalescedBuffers();
+                    long segmentedBefore = plane.segmentedSends();
+                    long receivedBefore = plane.counters().received();
+                    long forwardedBefore = plane.counters().forwarded();
+                    long bytesBefore = allocatedBy("gridstat-zeroallocgso");
+                    batches.send(plane, EVENTS);
+                    long bytes = allocatedBy("gridstat-zeroallocgso") - bytesBefore;
+                    long received = plane.counters().received() - receivedBefore;
+                    assertTrue(received > EVENTS * 9L / 10, "most events arrived: " + received);
+                    assertEquals(received, plane.counters().forwarded() - forwardedBefore, "every event received was forwarded");
+                    assertTrue(plane.coalescedBuffers() - coalescedBefore > EVENTS / 50 * 9 / 10, "read coalesced");
+                    assertTrue(plane.segmentedSends() > segmentedBefore, "sent segmented");
+                    return new Window(bytes, received);
+                });
+                sender.close().syncUninterruptibly();
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            ResourceLeakDetector.setLevel(level);
+        }
+    }
+
+    /** Sends events of variable 1 as segmented sends of ten five-event batches, the sender's garbage its own. */
+    private static final class SegmentedBatches {
+        private final Channel channel;
+        private final BatchHeaderWriter header = new BatchHeaderWriter();
+        private final StatusEventEncoder encoder = new StatusEventEncoder();
+        private final ByteBuffer scratch = ByteBuffer.allocate(2048);
+        private long sequence;
+
+        SegmentedBatches(Channel channel) {
+            this.channel = channel;
+        }
+
+        void send(DataPlane plane, int n) throws Exception {
+            long start = plane.counters().received();
+            for (int sent = 0; sent < n; sent += 50) {
+                ByteBuf all = PooledByteBufAllocator.DEFAULT.directBuffer(10 * 1322);
+                for (int d = 0; d < 10; d++) {
+                    int[] lengths = {260, 260, 260, 260, 260};
+                    int at = header.write(scratch, 0, lengths, 5);
+                    long now = SystemClock.INSTANCE.nanos();
+                    for (int i = 0; i < 5; i++) {
+                        at += encoder.wrap(scratch, at).variableId(1)
+                                .sequence(sequence++).sourceTimeNanos(now).deadlineNanos(now + 10_000_000_000L)
+                                .serviceClass(ServiceClass.BE).rawPayloadLength(212).seal();
+                    }
+                    all.writeBytes(scratch.array(), 0, at);
+                }
+                channel.writeAndFlush(new SegmentedDatagramPacket(all, 1322, null, (InetSocketAddress) channel.localAddress()),
+                        channel.voidPromise());
+                if (sent % 400 == 350) {
+                    Thread.sleep(1); // keep the router's socket buffer from overflowing
+                }
+            }
+            awaitReceived(plane, start, n);
         }
     }
 
