@@ -36,8 +36,8 @@ final class BatchedReceive {
     private static final MethodHandle GET_COUNT;
     private static final MethodHandle RECVMSG;
     private static final MethodHandle GET_SEGMENT_SIZE;
-    private static final MethodHandle SET_SENDER_PORT;
-    private static final MethodHandle GET_SENDER_PORT;
+    private static final MethodHandle SET_SENDER_LENGTH;
+    private static final MethodHandle GET_SENDER_LENGTH;
     private static final Constructor<?> ARRAY;
     private static final Constructor<?> PACKET;
     private static final Class<?> PACKET_CLASS;
@@ -92,8 +92,8 @@ final class BatchedReceive {
 
         MethodHandle recvmsg = null;
         MethodHandle getSegmentSize = null;
-        MethodHandle setSenderPort = null;
-        MethodHandle getSenderPort = null;
+        MethodHandle setSenderLength = null;
+        MethodHandle getSenderLength = null;
         String coalescedWhy = why;
         if (why == null) {
             try {
@@ -104,9 +104,9 @@ final class BatchedReceive {
                         .asType(MethodType.methodType(int.class, int.class, boolean.class, Object.class));
                 getSegmentSize = pkt.findGetter(packetClass, "segmentSize", int.class)
                         .asType(MethodType.methodType(int.class, Object.class));
-                setSenderPort = pkt.findSetter(packetClass, "senderPort", int.class)
+                setSenderLength = pkt.findSetter(packetClass, "senderAddrLen", int.class)
                         .asType(MethodType.methodType(void.class, Object.class, int.class));
-                getSenderPort = pkt.findGetter(packetClass, "senderPort", int.class)
+                getSenderLength = pkt.findGetter(packetClass, "senderAddrLen", int.class)
                         .asType(MethodType.methodType(int.class, Object.class));
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 coalescedWhy = e.toString();
@@ -114,8 +114,8 @@ final class BatchedReceive {
         }
         RECVMSG = recvmsg;
         GET_SEGMENT_SIZE = getSegmentSize;
-        SET_SENDER_PORT = setSenderPort;
-        GET_SENDER_PORT = getSenderPort;
+        SET_SENDER_LENGTH = setSenderLength;
+        GET_SENDER_LENGTH = getSenderLength;
         COALESCED_UNAVAILABLE = coalescedWhy;
     }
 
@@ -214,9 +214,9 @@ final class BatchedReceive {
             for (int i = 0; i < each.length && read < datagrams; i++) {
                 Object p = each[i];
                 SET_COUNT.invokeExact(p, 1); // recvmsg leaves the length here: one iovec again
-                SET_SENDER_PORT.invokeExact(p, 0); // set by a datagram, even an empty one; not by "nothing queued"
+                SET_SENDER_LENGTH.invokeExact(p, 0); // a datagram's sender address (4 or 16 bytes), even an empty one's from port 0; none for "nothing queued"
                 int n = (int) RECVMSG.invokeExact(fd, false, p);
-                if (n == 0 && (int) GET_SENDER_PORT.invokeExact(p) == 0) {
+                if (n == 0 && (int) GET_SENDER_LENGTH.invokeExact(p) == 0) {
                     break;
                 }
                 filled = i + 1;

@@ -237,8 +237,9 @@ final class DataPlane implements AutoCloseable {
         FrameIntake intake = new FrameIntake(dataPath, c);
         InetSocketAddress at = resolve(settings.priorityBind);
         if (epoll) {
-            EpollIngressSocket socket = EpollIngressSocket.open(dataLoop, at, settings.socketBufferBytes, intake,
-                    settings.udpOffload);
+            // No receive coalescing here: a NIC may hold coalesced packets until its poll ends (or
+            // gro_flush_timeout), and HRT and LRT come here for their latency, not for throughput.
+            EpollIngressSocket socket = EpollIngressSocket.open(dataLoop, at, settings.socketBufferBytes, intake, false);
             ingressSockets.add(socket);
             priorityAddress = socket.localAddress();
             dataLoop.submit(() -> dataPath.readFirst(socket::readNow)).syncUninterruptibly();

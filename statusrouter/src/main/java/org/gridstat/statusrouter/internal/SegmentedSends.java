@@ -14,6 +14,7 @@ final class SegmentedSends implements SegmentRun.Sink {
     /** errno values of a segmented send the kernel will not take on this socket (negated, as Netty reports them). */
     private static final int EINVAL = -22;
     private static final int EIO = -5;
+    private static final int EMSGSIZE = -90;
 
     private final Channel channel;
     private final SegmentedSend.Pool messages;
@@ -31,12 +32,14 @@ final class SegmentedSends implements SegmentRun.Sink {
     }
 
     /**
-     * Whether a send failed as a segmented send does where the socket cannot segment: EINVAL (the
-     * path's MTU is below the segment size, or the socket sends without checksums) or EIO (the
-     * device cannot checksum what it sends, or IPsec is in the way).
+     * Whether a send failed as a segmented send does where the socket cannot segment: EMSGSIZE
+     * (the path's MTU is below a segment and its headers, on kernels since 2025; plain sends of the
+     * same datagrams are fragmented and go), EINVAL (the same on older kernels, or a socket that
+     * sends without checksums) or EIO (a device that cannot checksum what it sends, or IPsec).
      */
     static boolean refused(Throwable cause) {
-        return cause instanceof Errors.NativeIoException e && (e.expectedErr() == EINVAL || e.expectedErr() == EIO);
+        return cause instanceof Errors.NativeIoException e
+                && (e.expectedErr() == EINVAL || e.expectedErr() == EIO || e.expectedErr() == EMSGSIZE);
     }
 
     @Override
