@@ -342,17 +342,11 @@ public final class QosBroker implements AutoCloseable {
      */
     public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change,
                                                      long publisherIntervalNanos) {
-        return modify(subscriptionId, change, publisherIntervalNanos, l -> false);
+        return modifyNow(subscriptionId, change, publisherIntervalNanos);
     }
 
-    /**
-     * The same over paths that leave out every link {@code avoid} names: global adaptation moves a
-     * subscription off a congested link this way, keeping its QoS; it keeps its paths where no
-     * other path can carry it.
-     */
-    public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change,
-                                                     long publisherIntervalNanos,
-                                                     java.util.function.Predicate<org.gridstat.broker.topology.Link> avoid) {
+    private CompletableFuture<AdmissionResult> modifyNow(long subscriptionId, UnaryOperator<QosSpec> change,
+                                                         long publisherIntervalNanos) {
         synchronized (this) {
             checkHealthy();
             AdmittedSubscription old = subscriptions.get(subscriptionId);
@@ -361,13 +355,9 @@ public final class QosBroker implements AutoCloseable {
                         "no subscription " + subscriptionId));
             }
             SubscriptionRequest r = old.request();
-            QosSpec qos = change.apply(r.qos());
-            SubscriptionRequest changed = new SubscriptionRequest(subscriptionId, r.variable(), r.publisherRouter(),
-                    r.subscriberRouter(), r.frameBytes(), qos, r.subscriberLink(),
-                    publisherIntervalNanos > 0 ? Math.min(publisherIntervalNanos, r.publisherIntervalNanos())
-                            : r.publisherIntervalNanos());
+            SubscriptionRequest changed = changed(old, change, publisherIntervalNanos);
             admission.release(subscriptionId);
-            AdmissionResult result = admission.admit(changed, avoid);
+            AdmissionResult result = admission.admit(changed);
             if (!(result instanceof AdmissionResult.Admitted computed)) {
                 admission.restore(r, old.admitted());
                 return CompletableFuture.completedFuture(result);
@@ -389,6 +379,177 @@ public final class QosBroker implements AutoCloseable {
             subscriptions.put(subscriptionId, s);
             return record(StateChange.modified(s), changes).thenApply(x -> admitted);
         }
+    }
+
+    private static SubscriptionRequest changed(AdmittedSubscription old, UnaryOperator<QosSpec> change,
+                                               long publisherIntervalNanos) {
+        SubscriptionRequest r = old.request();
+        return new SubscriptionRequest(r.subscriptionId(), r.variable(), r.publisherRouter(), r.subscriberRouter(),
+                r.frameBytes(), change.apply(r.qos()), r.subscriberLink(), publisherIntervalNanos > 0
+                ? Math.min(publisherIntervalNanos, r.publisherIntervalNanos()) : r.publisherIntervalNanos());
+    }
+
+    /** What {@link #replan} did: the change's admission, and the subscriptions moved for it (none unless admitted). */
+    public record Replan(AdmissionResult result, List<Long> moved) {
+        public Replan {
+            moved = List.copyOf(moved);
+        }
+    }
+
+    /**
+     * Global adaptation's re-plan of one subscription, as one step under the broker's lock: the
+     * change is admitted if it can be; else the subscriptions that cross {@code congested} are
+     * moved a variable at a time (see {@link #movable}), each admitted afresh with its QoS over
+     * paths that avoid the link where one can carry it, and only where that gives back room of the
+     * changed subscription's class there; the change is tried again after each move, for at most
+     * {@code maxTries} variables. If the change is admitted at last, the moves and the change
+     * are installed and recorded together; if not, nothing changes and the result says why.
+     */
+    public CompletableFuture<Replan> replan(long subscriptionId, UnaryOperator<QosSpec> change, long publisherIntervalNanos,
+                                            org.gridstat.broker.topology.Link congested, int maxTries) {
+        synchronized (this) {
+            checkHealthy();
+            AdmittedSubscription grow = subscriptions.get(subscriptionId);
+            if (grow == null) {
+                return CompletableFuture.completedFuture(new Replan(new AdmissionResult.Rejected(subscriptionId,
+                        "no subscription " + subscriptionId), List.of()));
+            }
+            SubscriptionRequest grown = changed(grow, change, publisherIntervalNanos);
+            ServiceClass c = grown.qos().serviceClass();
+            List<AdmittedSubscription> before = new ArrayList<>();
+            List<SubscriptionRequest> after = new ArrayList<>();
+            List<AdmissionResult.Admitted> placed = new ArrayList<>();
+            AdmissionResult result = tryInstead(grow, grown);
+            int tries = 0;
+            for (List<AdmittedSubscription> unit : movable(grow, congested)) {
+                if (result instanceof AdmissionResult.Admitted || tries++ == maxTries) {
+                    break;
+                }
+                // A variable's subscriptions share its flow on the link: they move together, and only
+                // if that gives back room of the growing one's class there (a lower class's flow may
+                // hold it: a flow's reservation is its subscribers' highest rate, in its most urgent class).
+                long held = admission.reserved(congested, c);
+                unit.forEach(x -> admission.release(x.id()));
+                List<AdmissionResult.Admitted> moved = new ArrayList<>();
+                if (admission.reserved(congested, c) < held) {
+                    for (AdmittedSubscription x : unit) {
+                        AdmissionResult m = admission.admit(x.request(), l -> l.index() == congested.index());
+                        if (!(m instanceof AdmissionResult.Admitted a)) {
+                            break;
+                        }
+                        moved.add(a);
+                    }
+                }
+                if (moved.size() < unit.size()) {
+                    for (int i = 0; i < moved.size(); i++) {
+                        admission.release(unit.get(i).id());
+                    }
+                    unit.forEach(x -> admission.restore(x.request(), x.admitted()));
+                    continue;
+                }
+                before.addAll(unit);
+                unit.forEach(x -> after.add(x.request()));
+                placed.addAll(moved);
+                result = tryInstead(grow, grown);
+            }
+            if (!(result instanceof AdmissionResult.Admitted g)) {
+                for (int i = before.size() - 1; i >= 0; i--) { // nothing moves for a growth that fails
+                    admission.release(before.get(i).id());
+                }
+                before.forEach(x -> admission.restore(x.request(), x.admitted()));
+                return CompletableFuture.completedFuture(new Replan(result, List.of()));
+            }
+            before.add(grow);
+            after.add(grown);
+            placed.add(g);
+            return install(before, after, placed).thenApply(x -> new Replan(g,
+                    before.subList(0, before.size() - 1).stream().map(AdmittedSubscription::id).toList()));
+        }
+    }
+
+    /** Admits {@code changed} in place of {@code old} at admission only; on refusal {@code old} is back as it was. */
+    private AdmissionResult tryInstead(AdmittedSubscription old, SubscriptionRequest changed) {
+        admission.release(old.id());
+        AdmissionResult r = admission.admit(changed);
+        if (!(r instanceof AdmissionResult.Admitted)) {
+            admission.restore(old.request(), old.admitted());
+        }
+        return r;
+    }
+
+    /**
+     * The subscriptions whose move off {@code link} could make room there for {@code growing}, by
+     * variable (they share its flow), in the order tried: those of the growing one's correlation
+     * group first (as congestion control takes its victims), then the largest reservations. Only a
+     * variable with a subscriber of the growing one's class holds room of that class, whatever the
+     * class of its fastest subscriber, so priority does not order them.
+     */
+    private List<List<AdmittedSubscription>> movable(AdmittedSubscription growing, org.gridstat.broker.topology.Link link) {
+        String group = growing.request().qos().correlationGroup();
+        Map<Long, List<AdmittedSubscription>> byVariable = new TreeMap<>();
+        for (AdmittedSubscription x : subscriptions.values()) {
+            if (x.id() != growing.id() && !x.request().variable().equals(growing.request().variable()) && crosses(x, link)) {
+                byVariable.computeIfAbsent(x.request().variable().value(), v -> new ArrayList<>()).add(x);
+            }
+        }
+        return byVariable.values().stream()
+                .sorted(java.util.Comparator.<List<AdmittedSubscription>, Boolean>comparing(
+                                u -> u.stream().noneMatch(x -> x.request().qos().correlationGroup().equals(group)))
+                        .thenComparingLong(u -> -u.stream().mapToLong(x -> x.request().bytesPerSecond()).max().orElse(0)))
+                .toList();
+    }
+
+    private static boolean crosses(AdmittedSubscription s, org.gridstat.broker.topology.Link link) {
+        for (List<AdmissionResult.Hop> path : s.admitted().paths()) {
+            for (AdmissionResult.Hop h : path) {
+                if (h.router().equals(link.from().id()) && h.next().equals(link.to().id())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Installs subscriptions admitted afresh at admission ({@code placed}, in place of
+     * {@code before}): their flows planned and recorded together. If one cannot be sent to its
+     * routers, every one is put back as it was, at the planner and at admission.
+     */
+    private CompletableFuture<Void> install(List<AdmittedSubscription> before, List<SubscriptionRequest> after,
+                                            List<AdmissionResult.Admitted> placed) {
+        List<List<Long>> heldVersions = new ArrayList<>();
+        List<List<FlowPlanner.Change>> changes = new ArrayList<>();
+        List<AdmissionResult.Admitted> admitted = new ArrayList<>();
+        for (int i = 0; i < before.size(); i++) {
+            AdmittedSubscription old = before.get(i);
+            AdmissionResult.Admitted a = placed.get(i).followedBy(old.downstreamNanos(), old.minRestAfterNanos());
+            heldVersions.add(planner.versionsOf(old.id()));
+            List<FlowPlanner.Change> c = planner.replace(after.get(i), a);
+            admitted.add(a);
+            changes.add(c);
+            String unsendable = unsendable(c);
+            if (unsendable != null) {
+                for (int j = i; j >= 0; j--) { // back to the flows, ids and versions the routers hold
+                    AdmittedSubscription o = before.get(j);
+                    planner.remove(o.id());
+                    planner.restore(o.request(), o.admitted(), o.flowIds());
+                    planner.restoreVersions(o.id(), heldVersions.get(j));
+                }
+                for (int j = before.size() - 1; j >= 0; j--) {
+                    admission.release(before.get(j).id());
+                    admission.restore(before.get(j).request(), before.get(j).admitted());
+                }
+                throw new IllegalArgumentException(unsendable);
+            }
+        }
+        List<CompletableFuture<Void>> recorded = new ArrayList<>();
+        for (int i = 0; i < before.size(); i++) {
+            AdmittedSubscription s = new AdmittedSubscription(after.get(i), before.get(i).variableName(), admitted.get(i),
+                    planner.flowIdsOf(before.get(i).id()));
+            subscriptions.put(s.id(), s);
+            recorded.add(record(StateChange.modified(s), changes.get(i)));
+        }
+        return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
     }
 
     /** Frees a subscription's reservations and removes what only it needed; false if unknown. */

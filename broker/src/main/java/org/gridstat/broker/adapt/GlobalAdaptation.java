@@ -2,7 +2,6 @@ package org.gridstat.broker.adapt;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -10,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.AdmittedSubscription;
@@ -26,11 +26,12 @@ import org.gridstat.core.time.NanoClock;
  * re-plans: the fastest HRT subscription the flow carries is admitted afresh at the rate the
  * flow's need carries (its wire size per sample; the publisher is taken to publish at that rate,
  * as the router measured, whatever it declared), on its paths if they have room or on others
- * that do (admission's search), and installed like any change. Where the congested link has no
- * room left for it, the subscriptions of its class that hold room there are moved to other paths
- * that avoid the link, where one has room, and the growth is tried again. Where nothing makes
- * room, the subscription keeps its paths and reservation, and the outcome says why. One re-plan per flow
- * at a time; a flow short again after it is re-planned again.
+ * that do (admission's search), and installed like any change. Where that is refused, the
+ * subscriptions crossing the congested link are moved, a variable at a time, to other paths that
+ * avoid it where one has room, the growth tried again after each ({@link QosBroker#replan}: all in
+ * one step under the broker's lock, and nothing moves unless the growth is admitted). Where
+ * nothing makes room, the subscription keeps its paths and reservation, and the outcome says why.
+ * One re-plan per flow at a time; a flow short again after it is re-planned again.
  *
  * <p>The reaction delay models how long a broker waits before it believes an alarm (the thesis's
  * broker: 60 s); the default is well under a second. Outcomes go to a listener (the broker's
@@ -40,8 +41,8 @@ public final class GlobalAdaptation {
     public static final Duration DEFAULT_DELAY = Duration.ofMillis(200);
     /** Outcomes kept, the most recent. */
     public static final int KEPT = 256;
-    /** Subscriptions moved off a link for one growth, at most. */
-    static final int MAX_MOVES = 8;
+    /** Subscriptions tried for a move off a congested link, at most, for one growth. */
+    static final int MAX_TRIES = 16;
 
     /** Runs a task after a delay: a scheduled executor, or the simulator's event loop. */
     @FunctionalInterface
@@ -110,8 +111,12 @@ public final class GlobalAdaptation {
         }
         long raisedAt = clock.nanoTime();
         scheduler.after(delayNanos, () -> {
-            pending.remove(key);
-            replan(router, flowId, needBytesPerSecond, raisedAt);
+            try {
+                replan(router, flowId, needBytesPerSecond, raisedAt);
+            } catch (RuntimeException e) {
+                pending.remove(key);
+                throw e;
+            }
         });
     }
 
@@ -142,135 +147,33 @@ public final class GlobalAdaptation {
                 .paths(qos.paths()).serviceClass(qos.serviceClass()).correlationGroup(qos.correlationGroup()).build();
         long id = fastest.request().subscriptionId();
         String change = String.format("%.1f -> %.1f Hz (%d B/s needed on %s)", qos.rateHz(), grown.rateHz(), need, router);
-        // The flow's need is what its publisher sends: taken as the variable's rate for this re-plan.
-        Growth g = new Growth(raisedAt, router, flowId, id, change, () -> broker.modify(id, current -> grown, interval));
-        g.attempt().whenComplete((result, error) -> {
-            if (error == null && result instanceof AdmissionResult.Admitted) {
-                done(g.outcome(Outcome.Kind.GROWN, change));
-                return;
-            }
-            String why = error != null ? String.valueOf(error) : ((AdmissionResult.Rejected) result).reason();
-            Link congested = linkOf(router, flowId);
-            if (congested == null) {
-                done(g.outcome(Outcome.Kind.REFUSED, change + " not admitted: " + why));
-                return;
-            }
-            // Room its class lacks on the congested link, and what the others of its class there hold
-            ServiceClass c = qos.serviceClass();
-            long lacking = need - fastest.request().bytesPerSecond()
-                    - (congested.classCapacity(c) - broker.admission().reserved(congested, c));
-            List<AdmittedSubscription> movable = movable(fastest, congested);
-            long held = movable.stream().mapToLong(v -> v.request().bytesPerSecond()).sum();
-            if (lacking <= 0 || held < lacking) {
-                done(g.outcome(Outcome.Kind.REFUSED, change + " not admitted: " + why + (lacking <= 0 ? ""
-                        : "; the others of its class on " + congested.name() + " hold " + held + " B/s of the " + lacking
-                        + " it lacks there: moving them cannot make room")));
-                return;
-            }
-            moveThenGrow(g, congested, movable.iterator(), lacking, new ArrayList<>(), why);
-        });
-    }
-
-    /** One HRT subscription's growth, and how to try it (again). */
-    private final class Growth {
-        final long raisedAt;
-        final String router;
-        final long flowId;
-        final long subscriptionId;
-        final String change;
-        final java.util.function.Supplier<CompletableFuture<AdmissionResult>> attempt;
-
-        Growth(long raisedAt, String router, long flowId, long subscriptionId, String change,
-               java.util.function.Supplier<CompletableFuture<AdmissionResult>> attempt) {
-            this.raisedAt = raisedAt;
-            this.router = router;
-            this.flowId = flowId;
-            this.subscriptionId = subscriptionId;
-            this.change = change;
-            this.attempt = attempt;
-        }
-
-        CompletableFuture<AdmissionResult> attempt() {
-            try {
-                return attempt.get();
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
-        }
-
-        Outcome outcome(Outcome.Kind kind, String detail) {
-            return new Outcome(raisedAt, clock.nanoTime(), router, flowId, subscriptionId, kind, detail);
-        }
-    }
-
-    /**
-     * The growth was refused for want of room on the congested link: the other subscriptions of its
-     * class whose reservations hold that room are moved, one at a time, to paths that avoid the link
-     * where such a path has room, and the growth is tried again after each move. Lower classes hold
-     * no room of this class (per-class shares), so moving them could not make any.
-     */
-    private void moveThenGrow(Growth g, Link congested, java.util.Iterator<AdmittedSubscription> candidates, long lacking,
-                              List<String> moved, String lastRefusal) {
-        if (!candidates.hasNext() || moved.size() == MAX_MOVES || lacking <= 0) {
-            done(g.outcome(Outcome.Kind.REFUSED, g.change + " not admitted: " + lastRefusal
-                    + (moved.isEmpty() ? "; no subscription on " + congested.name() + " could move to another path"
-                    : "; moved off " + congested.name() + ": " + String.join(", ", moved))));
-            return;
-        }
-        AdmittedSubscription victim = candidates.next();
-        CompletableFuture<AdmissionResult> move;
+        Link congested = linkOf(router, flowId);
+        CompletableFuture<QosBroker.Replan> replanned;
         try {
-            move = broker.modify(victim.id(), q -> q, 0, l -> l.index() == congested.index());
+            // The flow's need is what its publisher sends: taken as the variable's rate for this re-plan.
+            // The change is made from the spec as it is then, so an operator's change since is kept.
+            UnaryOperator<QosSpec> grow = current -> QosSpec.builder().interval(Duration.ofNanos(interval))
+                    .latencyBound(current.latencyBound()).paths(current.paths()).serviceClass(current.serviceClass())
+                    .correlationGroup(current.correlationGroup()).build();
+            replanned = congested == null ? broker.modify(id, grow, interval).thenApply(r -> new QosBroker.Replan(r, List.of()))
+                    : broker.replan(id, grow, interval, congested, MAX_TRIES);
         } catch (RuntimeException e) {
-            move = CompletableFuture.failedFuture(e);
+            replanned = CompletableFuture.failedFuture(e);
         }
-        move.whenComplete((result, error) -> {
-            if (error != null || !(result instanceof AdmissionResult.Admitted)) {
-                moveThenGrow(g, congested, candidates, lacking, moved, lastRefusal); // it stays: try the next
-                return;
+        replanned.whenComplete((r, error) -> {
+            if (error != null) {
+                done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.REFUSED, change + ": " + error));
+            } else if (r.result() instanceof AdmissionResult.Admitted) {
+                done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.GROWN, change
+                        + (r.moved().isEmpty() ? "" : "; moved off " + congested.name() + ": subscription "
+                        + r.moved().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", subscription ")))));
+            } else {
+                done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.REFUSED,
+                        change + " not admitted: " + ((AdmissionResult.Rejected) r.result()).reason()
+                        + (congested == null ? "" : "; no move of the subscriptions on " + congested.name()
+                        + " to other paths made room for it")));
             }
-            moved.add("subscription " + victim.id());
-            long still = lacking - victim.request().bytesPerSecond();
-            g.attempt().whenComplete((grown, refused) -> {
-                if (refused == null && grown instanceof AdmissionResult.Admitted) {
-                    done(g.outcome(Outcome.Kind.GROWN, g.change + "; moved off " + congested.name() + ": "
-                            + String.join(", ", moved)));
-                } else {
-                    // once the room is made, a refusal is for another reason: moving more would not help
-                    moveThenGrow(g, congested, candidates, still, moved, refused != null ? String.valueOf(refused)
-                            : ((AdmissionResult.Rejected) grown).reason());
-                }
-            });
         });
-    }
-
-    /**
-     * The subscriptions that could make room on {@code link} for {@code growing}: of its class, of
-     * another variable (a flow of the same variable is shared, and moving it frees nothing), with a
-     * hop on the link; the same correlation group first, as congestion control takes its victims,
-     * then the smallest reservation first (the least to move).
-     */
-    private List<AdmittedSubscription> movable(AdmittedSubscription growing, Link link) {
-        ServiceClass c = growing.request().qos().serviceClass();
-        String group = growing.request().qos().correlationGroup();
-        return broker.subscriptions().stream()
-                .filter(s -> s.id() != growing.id() && s.request().qos().serviceClass() == c
-                        && !s.request().variable().equals(growing.request().variable()) && crosses(s, link))
-                .sorted(Comparator.<AdmittedSubscription, Boolean>comparing(s -> !s.request().qos().correlationGroup()
-                                .equals(group)).thenComparingLong(s -> s.request().bytesPerSecond())
-                        .thenComparingLong(AdmittedSubscription::id))
-                .toList();
-    }
-
-    private static boolean crosses(AdmittedSubscription s, Link link) {
-        for (List<AdmissionResult.Hop> path : s.admitted().paths()) {
-            for (AdmissionResult.Hop h : path) {
-                if (h.router().equals(link.from().id()) && h.next().equals(link.to().id())) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** The topology link a router's flow leaves on, or {@code null} (a link to subscribers). */
@@ -283,7 +186,9 @@ public final class GlobalAdaptation {
         return null;
     }
 
+    /** Records a re-plan's outcome; the flow may be re-planned again from now. */
     private void done(Outcome o) {
+        pending.remove(new Key(o.router(), o.flowId()));
         synchronized (recent) {
             if (recent.size() == KEPT) {
                 recent.removeFirst();

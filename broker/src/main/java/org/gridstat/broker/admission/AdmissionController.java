@@ -117,7 +117,7 @@ public final class AdmissionController {
         return admit(r, l -> false);
     }
 
-    /** The same over paths that leave out every link {@code avoid} names (global adaptation moving a flow off one). */
+    /** The same over paths that leave out every link {@code avoid} names (global adaptation moving a subscription off one). */
     public AdmissionResult admit(SubscriptionRequest r, Predicate<Link> avoid) {
         if (admitted.containsKey(r.subscriptionId())) {
             return new Rejected(r.subscriptionId(), "subscription " + r.subscriptionId() + " is already admitted");
