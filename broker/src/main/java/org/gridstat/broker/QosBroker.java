@@ -481,8 +481,9 @@ public final class QosBroker implements AutoCloseable {
      * The subscriptions whose move off {@code link} could make room there for {@code growing}, by
      * variable (they share its flow), in the order tried: those of the growing one's correlation
      * group first (as congestion control takes its victims), then the largest reservations. Only a
-     * variable with a subscriber of the growing one's class holds room of that class, whatever the
-     * class of its fastest subscriber, so priority does not order them.
+     * variable with a subscriber of the growing one's class (or a more urgent one) holds room of
+     * that class, whatever the class of its fastest subscriber: the others are not tried, and
+     * priority does not order those that are.
      */
     private List<List<AdmittedSubscription>> movable(AdmittedSubscription growing, org.gridstat.broker.topology.Link link) {
         String group = growing.request().qos().correlationGroup();
@@ -492,6 +493,9 @@ public final class QosBroker implements AutoCloseable {
                 byVariable.computeIfAbsent(x.request().variable().value(), v -> new ArrayList<>()).add(x);
             }
         }
+        // only a variable with a subscriber of the growing class, or a more urgent one, holds room of that class
+        ServiceClass c = growing.request().qos().serviceClass();
+        byVariable.values().removeIf(u -> u.stream().noneMatch(x -> x.request().qos().serviceClass().ordinal() <= c.ordinal()));
         return byVariable.values().stream()
                 .sorted(java.util.Comparator.<List<AdmittedSubscription>, Boolean>comparing(
                                 u -> u.stream().noneMatch(x -> x.request().qos().correlationGroup().equals(group)))
