@@ -55,7 +55,9 @@ public final class PmuSimulator implements AutoCloseable {
         this.clock = clock;
         this.sleeper = sleeper;
         this.current = Stream.of(spec);
-        this.thread = new Thread(this::run, "pmusim-" + spec.streamIdCode());
+        // the first instant is the one due at the start, not when the thread happens to run
+        long first = current.grid.instantAtOrAfter(clock.nanos());
+        this.thread = new Thread(() -> run(first), "pmusim-" + spec.streamIdCode());
         thread.setDaemon(true);
     }
 
@@ -99,9 +101,9 @@ public final class PmuSimulator implements AutoCloseable {
         return b.array();
     }
 
-    private void run() {
+    private void run(long firstInstant) {
         Stream s = current;
-        long instant = s.grid.instantAtOrAfter(clock.nanos());
+        long instant = firstInstant;
         try {
             while (!closed) {
                 Stream now = current;
