@@ -342,11 +342,6 @@ public final class QosBroker implements AutoCloseable {
      */
     public CompletableFuture<AdmissionResult> modify(long subscriptionId, UnaryOperator<QosSpec> change,
                                                      long publisherIntervalNanos) {
-        return modifyNow(subscriptionId, change, publisherIntervalNanos);
-    }
-
-    private CompletableFuture<AdmissionResult> modifyNow(long subscriptionId, UnaryOperator<QosSpec> change,
-                                                         long publisherIntervalNanos) {
         synchronized (this) {
             checkHealthy();
             AdmittedSubscription old = subscriptions.get(subscriptionId);
@@ -354,30 +349,14 @@ public final class QosBroker implements AutoCloseable {
                 return CompletableFuture.completedFuture(new AdmissionResult.Rejected(subscriptionId,
                         "no subscription " + subscriptionId));
             }
-            SubscriptionRequest r = old.request();
             SubscriptionRequest changed = changed(old, change, publisherIntervalNanos);
-            admission.release(subscriptionId);
-            AdmissionResult result = admission.admit(changed);
+            AdmissionResult result = tryInstead(old, changed);
             if (!(result instanceof AdmissionResult.Admitted computed)) {
-                admission.restore(r, old.admitted());
                 return CompletableFuture.completedFuture(result);
             }
-            AdmissionResult.Admitted admitted = computed.followedBy(old.downstreamNanos(), old.minRestAfterNanos());
-            List<Long> heldVersions = planner.versionsOf(subscriptionId);
-            List<FlowPlanner.Change> changes = planner.replace(changed, admitted);
-            String unsendable = unsendable(changes);
-            if (unsendable != null) {
-                planner.remove(subscriptionId); // back to the flows, ids and versions the routers hold
-                planner.restore(r, old.admitted(), old.flowIds());
-                planner.restoreVersions(subscriptionId, heldVersions);
-                admission.release(subscriptionId);
-                admission.restore(r, old.admitted());
-                throw new IllegalArgumentException(unsendable);
-            }
-            AdmittedSubscription s = new AdmittedSubscription(changed, old.variableName(), admitted,
-                    planner.flowIdsOf(subscriptionId));
-            subscriptions.put(subscriptionId, s);
-            return record(StateChange.modified(s), changes).thenApply(x -> admitted);
+            List<AdmissionResult.Admitted> installed = new ArrayList<>();
+            return install(List.of(old), List.of(changed), List.of(computed), installed)
+                    .thenApply(x -> installed.get(0));
         }
     }
 
@@ -462,8 +441,10 @@ public final class QosBroker implements AutoCloseable {
             before.add(grow);
             after.add(grown);
             placed.add(g);
-            return install(before, after, placed).thenApply(x -> new Replan(g,
-                    before.subList(0, before.size() - 1).stream().map(AdmittedSubscription::id).toList()));
+            List<AdmissionResult.Admitted> installed = new ArrayList<>();
+            List<Long> moved = before.subList(0, before.size() - 1).stream().map(AdmittedSubscription::id).toList();
+            return install(before, after, placed, installed)
+                    .thenApply(x -> new Replan(installed.get(installed.size() - 1), moved));
         }
     }
 
@@ -516,11 +497,14 @@ public final class QosBroker implements AutoCloseable {
 
     /**
      * Installs subscriptions admitted afresh at admission ({@code placed}, in place of
-     * {@code before}): their flows planned and recorded together. If one cannot be sent to its
-     * routers, every one is put back as it was, at the planner and at admission.
+     * {@code before}): their flows planned and recorded together, and what each now holds (its
+     * paths followed by what its old ones had beyond the subscriber router) added to
+     * {@code installed}. If one cannot be sent to its routers, every one is put back as it was, at
+     * the planner and at admission, and {@link IllegalArgumentException} says why.
      */
     private CompletableFuture<Void> install(List<AdmittedSubscription> before, List<SubscriptionRequest> after,
-                                            List<AdmissionResult.Admitted> placed) {
+                                            List<AdmissionResult.Admitted> placed,
+                                            List<AdmissionResult.Admitted> installed) {
         List<List<Long>> heldVersions = new ArrayList<>();
         List<List<FlowPlanner.Change>> changes = new ArrayList<>();
         List<AdmissionResult.Admitted> admitted = new ArrayList<>();
@@ -546,6 +530,7 @@ public final class QosBroker implements AutoCloseable {
                 throw new IllegalArgumentException(unsendable);
             }
         }
+        installed.addAll(admitted);
         List<CompletableFuture<Void>> recorded = new ArrayList<>();
         for (int i = 0; i < before.size(); i++) {
             AdmittedSubscription s = new AdmittedSubscription(after.get(i), before.get(i).variableName(), admitted.get(i),
