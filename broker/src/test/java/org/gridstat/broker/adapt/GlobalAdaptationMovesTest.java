@@ -17,7 +17,6 @@ import org.gridstat.broker.install.FlowInstaller;
 import org.gridstat.broker.store.BrokerState;
 import org.gridstat.broker.topology.Link;
 import org.gridstat.broker.topology.Topology;
-import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.model.QosSpec;
 import org.gridstat.core.model.ServiceClass;
 import org.gridstat.core.time.ManualClock;
@@ -32,15 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class GlobalAdaptationMovesTest {
     private static final long MS = 1_000_000L;
-    private static final FlowInstaller NOTHING = new FlowInstaller() {
-        @Override
-        public void install(String router, ControlMessage.InstallFlow flow) {
-        }
-
-        @Override
-        public void remove(String router, long flowId, long version) {
-        }
-    };
+    private static final FlowInstaller NOTHING = NoInstalls.INSTANCE;
 
     private final ManualClock clock = new ManualClock(0);
     private final List<Runnable> due = new ArrayList<>();

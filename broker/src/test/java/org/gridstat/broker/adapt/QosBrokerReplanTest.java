@@ -30,15 +30,7 @@ import org.junit.jupiter.api.Test;
 /** QosBroker.replan: its bookkeeping on refusal, its rollback, its journal and what routers are sent. */
 class QosBrokerReplanTest {
     private static final long MS = 1_000_000L;
-    private static final FlowInstaller NOTHING = new FlowInstaller() {
-        @Override
-        public void install(String router, ControlMessage.InstallFlow flow) {
-        }
-
-        @Override
-        public void remove(String router, long flowId, long version) {
-        }
-    };
+    private static final FlowInstaller NOTHING = NoInstalls.INSTANCE;
 
     private static Topology.Builder topology(long direct, Map<ServiceClass, Integer> shares, boolean wayRound) {
         Topology.Builder b = Topology.builder().router("r1", 100_000_000, MS, "").router("r2", 100_000_000, MS, "")
