@@ -194,7 +194,7 @@ class HostileOffloadInputTest {
     }
 
     @Test
-    void aPathMtuBelowTheSegmentsRefusesASegmentedSend() {
+    void theKernelsAnswersToASendItCannotSegmentCountAsRefusals() {
         // the kernel's answers where a socket cannot segment: EMSGSIZE (path MTU, kernels since 2025),
         // EINVAL (the same before, or no checksums), EIO (a device that cannot checksum)
         for (int errno : new int[] {-90, -22, -5}) {
