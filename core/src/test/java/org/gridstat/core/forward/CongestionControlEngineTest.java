@@ -11,11 +11,13 @@ import org.gridstat.core.sched.EstimatorSettings;
 import org.gridstat.core.sched.FlowSpec;
 import org.gridstat.core.sched.FlowStatistics;
 import org.gridstat.core.sched.LinkSpec;
+import org.gridstat.core.wire.WireFormat;
 import org.junit.jupiter.api.Test;
 
 /**
  * The engine running a link's congestion policy on simulated time: a link of 10,000 B/s offered
- * 12,000 B/s, an HRT flow at twice its reservation and a best-effort flow at its own. Without the
+ * 15,360 B/s on the wire (100-byte frames and their headers), an HRT flow at 2.6 times its
+ * reservation and a best-effort flow above its own. Without the
  * policy the HRT flow gets its reservation and what the link has left; with it, the best-effort
  * flow lends, the HRT flow is served in full, and the bandwidth goes back when the surge ends.
  */
@@ -95,6 +97,7 @@ class CongestionControlEngineTest {
             }
             Event e;
             while ((e = engine.dequeue(0, now)) != null) {
+                engine.chargeFraming(0, WireFormat.DATAGRAM_OVERHEAD, now); // a datagram each, as a pump sends it
                 sent[(int) e.flowVariable()]++;
             }
             if (!estimatorsFirst && now >= nextTick) {

@@ -26,19 +26,20 @@ class HrtBehindBestEffortTest {
     private static final int SAMPLE = 260;
     private static final int INSTANTS = 500;
 
-    private static long transmission(int bytes) {
-        return bytes * S / CAPACITY;
+    /** The wire's time for a frame in a datagram of its own: the frame and its IP and UDP headers. */
+    private static long transmission(int frameBytes) {
+        return (frameBytes + WireFormat.DATAGRAM_OVERHEAD) * S / CAPACITY;
     }
 
-    /** Own transmission (1.04 ms) + one maximum frame (5.888 ms) + one tick (0.05 ms) = 6.978 ms. */
+    /** Own transmission (1.152 ms) + one maximum datagram (6 ms) + one tick (0.05 ms) = 7.202 ms. */
     private static final long BOUND = transmission(SAMPLE) + transmission(FRAME) + LinkSpec.DEFAULT_BURST_NANOS;
 
     @Test
     void anHrtEventArrivingDuringABestEffortFloodLeavesTheWireWithinItsBound() {
         LinkSpec spec = LinkSpec.withDefaultShares(CAPACITY);
         assertEquals(CAPACITY * LinkSpec.DEFAULT_BURST_NANOS / S + FRAME, spec.burst(), "12 B of tick + one frame");
-        // With a bucket of 12 B, the wire holds at most 12 B + the frame that overdrew it when the HRT
-        // event arrives: 5.936 ms + its own 1.04 ms = 6.976 ms at worst.
+        // With a bucket of 12 B, the wire holds at most 12 B + the datagram that overdrew it when the
+        // HRT event arrives: 6.048 ms + its own 1.152 ms = 7.2 ms at worst.
         long worst = worstDelay(spec, 1);
         assertTrue(worst <= BOUND, "worst HRT completion " + worst + " ns after arrival, bound " + BOUND);
         assertTrue(worst > transmission(FRAME), "the flood did hold HRT back: " + worst);
@@ -47,8 +48,8 @@ class HrtBehindBestEffortTest {
     @Test
     void withTheOldTenMillisecondBurstTheBoundFails() {
         // The old default, 10 ms of capacity + 1,600 B = 4,100 B: up to 4,100 B queue in the wire
-        // ahead of the HRT event (as a bucket of 4,100 B + the overdrawing frame it was 5,572 B),
-        // so it completes up to 17.44 ms (23.3 ms) after arrival, against the 6.978 ms bound.
+        // ahead of the HRT event (as a bucket of 4,100 B + the overdrawing datagram, 5,600 B), so it
+        // completes up to 17.55 ms (23.55 ms) after arrival, against the 7.202 ms bound.
         long oldBurst = Shaping.defaultBurst(CAPACITY);
         assertEquals(4_100, oldBurst);
         long worst = worstDelay(LinkSpec.of(CAPACITY, oldBurst, defaultShares(), LinkSpec.DEFAULT_CONTROL_BUFFER), 1);

@@ -155,21 +155,23 @@ class LinkSchedulerTest {
     void deadlineMissesAndOverflowsAreCountedApartAndEveryEventIsAccountedFor() {
         SimulatedLink sim = new SimulatedLink(link(1_000, 1_000, 1_000), 4);
         // A flow held to 1 kB/s (ceiling; 1,610-byte bucket) offered 10 kB/s: a 1,000-byte event every
-        // 100 ms for 5 s, each due at this hop 60 ms after arrival and expiring 100 ms after it. Its
-        // buffer of 5 overflows, and what waits past its expiry misses. By hand (times in ms):
-        //   e0 leaves at 0 and e1 at 100 on the bucket; the flow is then 290 B in debt until 390.
-        //   390: e2 (expired at 300) is dropped, e3 (past its hop deadline 360, expiring at 400) leaves.
-        //   e4..e8 fill the buffer, e9..e13 are refused; 1390: e4..e8 have expired, 5 dropped.
-        //   e14 arrives at 1400 to an empty queue and leaves; e15..e19 queue, e20..e23 are refused,
-        //   2390: 5 dropped; the same at 3390, 4390 (e24, e34, e44 sent) and 5390 (e45..e49 dropped).
+        // 100 ms for 5 s, each charged 1,028 bytes on the wire, due at this hop 60 ms after arrival and
+        // expiring 100 ms after it. Its buffer of 5 overflows, and what waits past its expiry misses.
+        // By hand (times in ms):
+        //   e0 leaves at 0 and e1 at 100 on the bucket; the flow is then 346 B in debt until 446.
+        //   446: e2 and e3 (expired at 300 and 400) are dropped, e4 (expiring at 500) leaves; 1,028 B of debt.
+        //   e5..e9 fill the buffer, e10..e14 are refused; 1474: e5..e9 have expired, 5 dropped.
+        //   e15 arrives at 1500 to an empty queue and leaves; e16..e20 queue, e21..e25 are refused,
+        //   2502: 5 dropped; e26 and e36 leave as e15 did (3530, 4558: 5 dropped each, e32..e35 and
+        //   e42..e45 refused), e46 at 4600, and e47..e49 are dropped at 5586.
         int f = sim.flow(1, ServiceClass.HRT, 1_000, 1_000, 5);
         sim.periodic(f, 0, 100 * MS, 5 * S, 1_000, 60 * MS, 100 * MS);
         sim.run(6 * S);
         QueueStatistics q = sim.scheduler.statistics().flow(1).queue();
-        assertEquals(List.of(0L, 1L, 3L, 14L, 24L, 34L, 44L),
+        assertEquals(List.of(0L, 1L, 4L, 15L, 26L, 36L, 46L),
                 sim.departuresOf(f).stream().map(d -> d.event().seq()).toList(), "what was sent");
-        assertEquals(26, q.deadlineMisses(), q.toString());
-        assertEquals(17, q.overflowDrops(), q.toString());
+        assertEquals(25, q.deadlineMisses(), q.toString());
+        assertEquals(18, q.overflowDrops(), q.toString());
         assertEquals(sim.refused.size(), q.overflowDrops(), "refused events are the overflow drops");
         assertEquals(sim.released.size(), q.deadlineMisses(), "released events are the deadline misses");
         assertEquals(50, q.arrivals());
@@ -252,9 +254,10 @@ class LinkSchedulerTest {
         sim.run(20 * S);
         assertEquals(1000, sim.departures.size());
         long last = sim.departures.get(999).at();
-        // 1 MB at 100 kB/s is 10 s. A 1,600-byte burst is a bucket of 1,600 - 1,472 = 128 bytes
-        // plus the frame that overdraws it: the last event leaves once 999 kB less those 128 are paid for.
-        assertEquals((999_000 - 128) / 1e5, last / 1e9, 1e-6);
+        // 1,000 frames of 1,000 bytes and their datagrams' 28 bytes of headers at 100 kB/s: 10.28 s. A
+        // 1,600-byte burst is a bucket of 1,600 - 1,472 = 128 bytes plus the datagram that overdraws it:
+        // the last event leaves once 999 x 1,028 bytes less those 128 are paid for.
+        assertEquals((999 * 1_028 - 128) / 1e5, last / 1e9, 1e-6);
     }
 
     @Test
@@ -372,12 +375,13 @@ class LinkSchedulerTest {
     }
 
     @Test
-    void theNinthDepartureOfATokenBucketPacedFlowIsAtTheExactBucketTime() {
+    void theEighthDepartureOfATokenBucketPacedFlowIsAtTheExactBucketTime() {
         // A 2 MB/s link whose burst is one maximum frame (a bucket of depth 0: one event at a time,
-        // 125 us per 250-byte event) and an HRT flow of 20 kB/s (ceiling too; its bucket holds 1,800 B,
-        // 10 ms of its rate plus 1,600) offered 24 events of 250 B at once. The link paces the first
-        // eight while the flow's bucket drains; the ninth waits for the flow's bucket: 200 B of debt
-        // at 20 kB/s, 10 ms after the start.
+        // 139 us per 250-byte event and its 28 bytes of headers) and an HRT flow of 20 kB/s (ceiling
+        // too; its bucket holds 1,800 B, 10 ms of its rate plus 1,600) offered 24 events at once, each
+        // charged 278 B on the wire. The link paces the first seven while the flow's bucket drains; the
+        // eighth waits for the flow's bucket: 129.32 B of debt at 20 kB/s once the seventh has left at
+        // 834 us, 7.3 ms after the start.
         long capacity = 2_000_000;
         Map<ServiceClass, Shaping> shares = new EnumMap<>(ServiceClass.class);
         shares.put(ServiceClass.HRT, Shaping.of(capacity / 2, capacity));
@@ -390,9 +394,10 @@ class LinkSchedulerTest {
         }
         sim.run(2 * S);
         List<Long> sent = sim.departures.stream().map(Departure::at).toList();
-        List<Long> expected = tokenBuckets(24, 250, new long[] {20_000, capacity}, new long[] {1_800, 0});
-        assertEquals(10 * MS, expected.get(8));
-        assertEquals(expected.get(8), sent.get(8), "the ninth departure");
+        List<Long> expected = tokenBuckets(24, 250 + WireFormat.DATAGRAM_OVERHEAD, new long[] {20_000, capacity},
+                new long[] {1_800, 0});
+        assertEquals(7_300 * 1_000, expected.get(7));
+        assertEquals(expected.get(7), sent.get(7), "the eighth departure");
         assertEquals(expected, sent);
     }
 

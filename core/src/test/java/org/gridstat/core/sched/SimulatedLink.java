@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.WireFormat;
 
 /**
  * Drives a {@link LinkScheduler} on simulated time: sources offer events at their instants, the
- * link sends whenever the scheduler lets it, and every event's fate is recorded.
+ * link sends whenever the scheduler lets it, each event in a datagram of its own (its IP and UDP
+ * headers charged to the link, as a pump charges a lone event's), and every event's fate is recorded.
  */
 final class SimulatedLink {
     static final long MS = 1_000_000L;
@@ -113,6 +115,7 @@ final class SimulatedLink {
             maxBacklog = Math.max(maxBacklog, scheduler.backlog());
             Ev sent;
             while ((sent = scheduler.dequeue(now)) != null) {
+                scheduler.chargeFraming(WireFormat.DATAGRAM_OVERHEAD, now);
                 departures.add(new Departure(sent, now));
             }
             long next = scheduler.nextWakeNanos(now);
@@ -133,8 +136,9 @@ final class SimulatedLink {
         return departures.stream().filter(d -> d.event().flow() == slot).toList();
     }
 
+    /** Bytes a flow's events took on the wire in [from, to): each frame and its datagram's IP and UDP headers. */
     long bytesSent(int slot, long from, long to) {
         return departures.stream().filter(d -> d.event().flow() == slot && d.at() >= from && d.at() < to)
-                .mapToLong(d -> d.event().bytes()).sum();
+                .mapToLong(d -> d.event().bytes() + WireFormat.DATAGRAM_OVERHEAD).sum();
     }
 }
