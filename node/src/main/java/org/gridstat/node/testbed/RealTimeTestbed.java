@@ -359,8 +359,9 @@ public final class RealTimeTestbed {
 
     /**
      * Publishes on the scenario's timeline in the caller's thread, each sample stamped with its
-     * nominal time on the epoch clock (the PMUs are GPS-aligned) and sent at that time or as soon
-     * after as the thread wakes; returns how many went out more than a millisecond late.
+     * nominal time on the epoch clock, the timeline starting on a whole second (the PMUs are
+     * GPS-aligned), and sent at that time or as soon after as the thread wakes; returns how many
+     * went out more than a millisecond late.
      */
     private static long publish(Scenario s, List<Source> sources, java.util.concurrent.atomic.AtomicLong epoch0,
                                 long[] bounds) {
@@ -369,8 +370,8 @@ public final class RealTimeTestbed {
         int nextChange = 0;
         long monoNow = System.nanoTime();
         long epochNow = SystemClock.INSTANCE.nanos();
-        long mono0 = monoNow + LEAD;
-        long epochStart = epochNow + LEAD;
+        long epochStart = secondAligned(epochNow + LEAD);
+        long mono0 = monoNow + (epochStart - epochNow);
         epoch0.set(epochStart);
         long late = 0;
         long end = s.durationNanos();
@@ -412,6 +413,16 @@ public final class RealTimeTestbed {
             LockSupport.parkNanos(wait);
         }
         return late;
+    }
+
+    /**
+     * The first whole second of the epoch at or after {@code epochNanos}: where the timeline starts,
+     * so that every sample is stamped on the second-aligned grid a GPS-disciplined PMU samples on
+     * (and the simulator's clock starts on). Off that grid, the holds' rate filters, whose grids are
+     * second-aligned too, would keep other samples than in the simulator.
+     */
+    static long secondAligned(long epochNanos) {
+        return -Math.floorDiv(-epochNanos, S) * S;
     }
 
     private static void received(ReceivedEvent e, Map<Long, List<Tally>> byVariable, long epoch0, long[] bounds) {
