@@ -131,13 +131,15 @@ class EdfScheduleSimulationTest {
                     Flow f = flows.get(i);
                     long due = f.serviceClass() == ServiceClass.BE ? Long.MAX_VALUE : next[i] + f.deadlineNanos(); // BE: none
                     Job j = new Job(i, next[i], due, f.wireBytes());
-                    assertTrue(scheduler.enqueue(slots[i], j, j.bytes(), j.deadline(), Long.MAX_VALUE, now), "buffer");
+                    // the frame; its datagram's headers are charged when it leaves, as a pump does
+                    assertTrue(scheduler.enqueue(slots[i], j, f.frameBytes(), j.deadline(), Long.MAX_VALUE, now), "buffer");
                     next[i] = gridPoint(f.rateHz(), ++released[i]);
                     events++;
                 }
             }
             Job sent;
             while ((sent = scheduler.dequeue(now)) != null) {
+                scheduler.chargeDatagram(SubscriptionRequest.PACKET_OVERHEAD, 1, now);
                 assertTrue(now >= wireFree, "the pacer lets a frame go only once the wire is free");
                 wireFree = now + sendTime(sent.bytes(), bandwidth);
                 if (wireFree > sent.deadline()) {

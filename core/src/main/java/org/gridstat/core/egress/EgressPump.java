@@ -182,7 +182,7 @@ public final class EgressPump<E> {
         // The link carries the datagram's IP and UDP headers (and a batch's header) beside its
         // frames: charged to the pacer, which would otherwise overrun the wire by them.
         int framing = WireFormat.DATAGRAM_OVERHEAD + (n > 1 ? BatchHeaderWriter.headerLength(n) : 0);
-        engine.chargeFraming(link, framing, now);
+        engine.chargeDatagram(link, framing, n, now);
         int bytes = packedBytes + framing;
         packedCount = 0;
         packedBytes = 0;

@@ -393,9 +393,17 @@ public final class ForwardingEngine<E> {
         return links[link].dequeuedClass();
     }
 
-    /** Charges a datagram's framing bytes beyond its events' frames to {@code link}'s shaper. */
+    /** Charges bytes the line adds beyond a datagram (fragments' or cells' headers) to {@code link}'s shaper. */
     public void chargeFraming(int link, int bytes, long monoNow) {
         links[link].chargeFraming(bytes, monoNow);
+    }
+
+    /**
+     * A datagram of the {@code events} oldest events dequeued on {@code link} and not yet sent
+     * closes with {@code framingBytes} of headers; see {@link LinkScheduler#chargeDatagram}.
+     */
+    public void chargeDatagram(int link, int framingBytes, int events, long monoNow) {
+        links[link].chargeDatagram(framingBytes, events, monoNow);
     }
 
     /** When {@link #dequeue} on {@code link} may next return an event ({@link Long#MAX_VALUE}: nothing waits). */

@@ -58,6 +58,13 @@ final class HtbNode {
         ctokens = TokenBucket.charge(ctokens, bytes);
     }
 
+    /** Gives back bytes charged before (at most to full buckets), after refilling up to {@code now}. */
+    void refund(int bytes, long now) {
+        advance(now);
+        tokens = Math.min(depth, TokenBucket.charge(tokens, -bytes));
+        ctokens = Math.min(cdepth, TokenBucket.charge(ctokens, -bytes));
+    }
+
     /** When the mode improves if nothing more is sent: {@link Long#MAX_VALUE} if never or already CAN_SEND. */
     long upgradeTime() {
         if (ctokens < 0) {

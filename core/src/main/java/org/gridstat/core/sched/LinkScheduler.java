@@ -28,8 +28,10 @@ import org.gridstat.core.wire.WireFormat;
  *       charged an event's bytes on the wire, its frame and a datagram's IP and UDP headers, the
  *       unit reservations and measured demand are in: charged its frame alone, a flow of small
  *       frames would stay within its assured rate well above it (260-byte frames: 11 % above) and
- *       take the assured rates of lower classes. The pacer is charged what the link carries, a
- *       batch's shared headers once.</li>
+ *       take the assured rates of lower classes. Events that share a datagram share its headers:
+ *       when the datagram closes ({@link #chargeDatagram}) each is given back what it was charged
+ *       beyond its share, so a link of packed events is not held below its capacity. The pacer is
+ *       charged what the link carries.</li>
  *   <li>The hop deadline only orders events. An event is dropped, and counted as a deadline miss
  *       of its flow, when it reaches the head after its expiry: the latest departure at which it
  *       could still meet its end-to-end deadline. It costs no bandwidth.</li>
@@ -96,6 +98,15 @@ public final class LinkScheduler<E> implements LinkFlows {
      */
     private static final Shaping UNLIMITED = Shaping.of(Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, Shaping.MAX_BURST,
             Shaping.MAX_BURST);
+
+    // Events dequeued whose datagram has not closed yet, oldest first: slot and flow id (slot -1:
+    // control), so that closing it can give each what sharing the headers saved. A ring grown on
+    // demand up to MAX_UNFRAMED; a caller that never closes datagrams only overwrites it.
+    private static final int MAX_UNFRAMED = 4096;
+    private int[] unframedSlot = new int[32];
+    private long[] unframedFlow = new long[32];
+    private int unframedHead;
+    private int unframedCount;
 
     private long arrivalSequence;
     private long nextTick;
@@ -423,6 +434,7 @@ public final class LinkScheduler<E> implements LinkFlows {
             backlog--;
             controlCounters.departure(bytes, Saturating.subtract(now, arrived));
             chargeLink(bytes, now);
+            unframed(-1, 0);
             return e;
         }
         wakeDue(now);
@@ -450,6 +462,7 @@ public final class LinkScheduler<E> implements LinkFlows {
             flowNodes[slot].charge(bytes + WireFormat.DATAGRAM_OVERHEAD, now);
             classNodes[c].charge(bytes + WireFormat.DATAGRAM_OVERHEAD, now);
             chargeLink(bytes, now);
+            unframed(slot, specs[slot].flowId());
             long latency = Saturating.subtract(now, arrived);
             flowCounters[slot].departure(bytes, latency);
             classCounters[c].departure(bytes, latency);
@@ -637,11 +650,60 @@ public final class LinkScheduler<E> implements LinkFlows {
     }
 
     /**
-     * Charges bytes the link carries beyond its events' frames (a batch's header and length table)
-     * to the link's own shaper, when the datagram that holds them is sent.
+     * Charges bytes the link carries beyond its events' frames (a fragment's or a cell's headers
+     * the line adds) to the link's own shaper.
      */
     public void chargeFraming(int bytes, long now) {
         chargeLink(bytes, now);
+    }
+
+    /**
+     * A datagram of the oldest {@code events} events dequeued and not yet in a closed datagram
+     * closes, carrying {@code framingBytes} beyond their frames (IP and UDP headers, a batch's
+     * header and length table): the link's shaper is charged them, and each event's flow and class,
+     * charged a whole datagram's headers when it left, is given back what it was charged beyond its
+     * share (nothing for a lone event), at most to a full bucket.
+     */
+    public void chargeDatagram(int framingBytes, int events, long now) {
+        chargeLink(framingBytes, now);
+        long saved = (long) WireFormat.DATAGRAM_OVERHEAD * events - framingBytes;
+        int each = events > 0 && saved > 0 ? (int) Math.min(Integer.MAX_VALUE, saved / events) : 0;
+        for (int i = 0; i < events && unframedCount > 0; i++) {
+            int slot = unframedSlot[unframedHead];
+            long flowId = unframedFlow[unframedHead];
+            unframedHead = (unframedHead + 1) & (unframedSlot.length - 1);
+            unframedCount--;
+            if (each > 0 && slot >= 0 && specs[slot] != null && specs[slot].flowId() == flowId) {
+                flowNodes[slot].refund(each, now);
+                classNodes[flowClass[slot]].refund(each, now);
+                relink(slot, now);
+            }
+        }
+    }
+
+    /** Remembers a dequeued event until its datagram closes; the oldest is forgotten if the ring is full. */
+    private void unframed(int slot, long flowId) {
+        if (unframedCount == unframedSlot.length) {
+            if (unframedSlot.length < MAX_UNFRAMED) {
+                int[] slots = new int[unframedSlot.length * 2];
+                long[] flows = new long[slots.length];
+                for (int i = 0; i < unframedCount; i++) {
+                    int at = (unframedHead + i) & (unframedSlot.length - 1);
+                    slots[i] = unframedSlot[at];
+                    flows[i] = unframedFlow[at];
+                }
+                unframedSlot = slots;
+                unframedFlow = flows;
+                unframedHead = 0;
+            } else {
+                unframedHead = (unframedHead + 1) & (unframedSlot.length - 1);
+                unframedCount--;
+            }
+        }
+        int at = (unframedHead + unframedCount) & (unframedSlot.length - 1);
+        unframedSlot[at] = slot;
+        unframedFlow[at] = flowId;
+        unframedCount++;
     }
 
     private void chargeLink(int bytes, long now) {

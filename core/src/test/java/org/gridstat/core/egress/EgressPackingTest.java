@@ -10,6 +10,7 @@ import org.gridstat.core.egress.AgentHarness.FakeTransmitter;
 import org.gridstat.core.egress.AgentHarness.Sent;
 import org.gridstat.core.emulation.LinkEmulator;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.wire.BatchHeaderWriter;
 import org.gridstat.core.wire.WireFormat;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +70,37 @@ class EgressPackingTest {
         jumbo.install(1, 7, 0, ServiceClass.BE, 64);
         jumbo.cycle(events(7L, "e", 12));
         assertEquals(List.of(12), sizes(jumbo.links.get(0)), "a loopback-sized datagram takes them all");
+    }
+
+    @Test
+    void eventsThatShareADatagramShareItsHeadersSoAFlowAllowedTheWholeLinkFillsIt() {
+        // A 1 MB/s link and one best-effort flow allowed all of it (its ceiling and its class's),
+        // offered 20 events of 260 bytes every millisecond, in one duty cycle: each cycle the pacer
+        // lets 3 or 4 go (1,000 bytes of credit), packed into one datagram, about 270 bytes on the
+        // wire an event. Charged 288 an event (a
+        // lone datagram's), the flow's ceiling would hold the link to 270 / 288 = 94 % of its capacity.
+        long capacity = 1_000_000;
+        AgentHarness h = new AgentHarness(null, WireFormat.MAX_FRAME_LENGTH, AgentHarness.link(capacity, 4_000));
+        h.install(new org.gridstat.core.forward.FlowEntry(1, 7, 0,
+                org.gridstat.core.sched.FlowSpec.of(1, ServiceClass.BE, 10_000, 0, capacity, 64, ""), new long[0], 0, 0));
+        FakeTransmitter tx = h.links.get(0);
+        long start = h.clock.nanoTime();
+        long seconds = 2;
+        for (int ms = 0; ms < seconds * 1000; ms++) {
+            h.cycle(events(7L, "e" + ms + "-", 20)); // a cycle a millisecond, each with what has arrived
+            h.clock.advance(start + (ms + 1) * MS - h.clock.nanoTime());
+        }
+        long wire = 0;
+        int packed = 0;
+        for (List<String> d : tx.datagrams) {
+            int n = d.size();
+            wire += 260L * n + WireFormat.DATAGRAM_OVERHEAD + (n > 1 ? BatchHeaderWriter.headerLength(n) : 0);
+            packed += n > 1 ? 1 : 0;
+        }
+        assertTrue(packed > tx.datagrams.size() / 2, "most datagrams packed: " + packed + " of " + tx.datagrams.size());
+        double used = wire / (double) (seconds * capacity);
+        assertTrue(used >= 0.99 && used <= 1.0 + 4_000.0 / (seconds * capacity),
+                "the link kept full, and no fuller than its capacity and burst: " + used);
     }
 
     @Test

@@ -97,7 +97,7 @@ class CongestionControlEngineTest {
             }
             Event e;
             while ((e = engine.dequeue(0, now)) != null) {
-                engine.chargeFraming(0, WireFormat.DATAGRAM_OVERHEAD, now); // a datagram each, as a pump sends it
+                engine.chargeDatagram(0, WireFormat.DATAGRAM_OVERHEAD, 1, now); // a datagram each, as a pump sends it
                 sent[(int) e.flowVariable()]++;
             }
             if (!estimatorsFirst && now >= nextTick) {

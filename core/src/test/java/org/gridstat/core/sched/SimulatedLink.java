@@ -115,7 +115,7 @@ final class SimulatedLink {
             maxBacklog = Math.max(maxBacklog, scheduler.backlog());
             Ev sent;
             while ((sent = scheduler.dequeue(now)) != null) {
-                scheduler.chargeFraming(WireFormat.DATAGRAM_OVERHEAD, now);
+                scheduler.chargeDatagram(WireFormat.DATAGRAM_OVERHEAD, 1, now);
                 departures.add(new Departure(sent, now));
             }
             long next = scheduler.nextWakeNanos(now);
