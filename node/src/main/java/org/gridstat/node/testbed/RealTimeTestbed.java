@@ -370,7 +370,7 @@ public final class RealTimeTestbed {
         int nextChange = 0;
         long monoNow = System.nanoTime();
         long epochNow = SystemClock.INSTANCE.nanos();
-        long epochStart = secondAligned(epochNow + LEAD);
+        long epochStart = timelineStart(epochNow);
         long mono0 = monoNow + (epochStart - epochNow);
         epoch0.set(epochStart);
         long late = 0;
@@ -416,11 +416,17 @@ public final class RealTimeTestbed {
     }
 
     /**
-     * The first whole second of the epoch at or after {@code epochNanos}: where the timeline starts,
-     * so that every sample is stamped on the second-aligned grid a GPS-disciplined PMU samples on
-     * (and the simulator's clock starts on). Off that grid, the holds' rate filters, whose grids are
-     * second-aligned too, would keep other samples than in the simulator.
+     * Where the timeline starts on the epoch clock, read at {@code epochNow}: the first whole second
+     * at least {@link #LEAD} later, so that every sample is stamped on the second-aligned grid a
+     * GPS-disciplined PMU samples on (and the simulator's clock starts on). Off that grid, the
+     * holds' rate filters, whose grids are second-aligned too, would keep other samples than in
+     * the simulator.
      */
+    static long timelineStart(long epochNow) {
+        return secondAligned(epochNow + LEAD);
+    }
+
+    /** The first whole second of the epoch at or after {@code epochNanos}. */
     static long secondAligned(long epochNanos) {
         return -Math.floorDiv(-epochNanos, S) * S;
     }

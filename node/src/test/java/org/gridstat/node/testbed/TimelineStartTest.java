@@ -34,6 +34,15 @@ class TimelineStartTest {
     }
 
     @Test
+    void theTimelineStartsOnAWholeSecondAtLeastTheLeadAfterTheClockIsRead() {
+        long now = 1_767_225_600L * S + 123_456_789L;
+        long start = RealTimeTestbed.timelineStart(now);
+        assertEquals(0, start % S, "on a whole second");
+        assertTrue(start - now >= 1_000 * MS && start - now < 2_000 * MS, "a lead of 1 to 2 s: " + (start - now));
+        assertEquals(1_767_225_602L * S, start);
+    }
+
+    @Test
     void onTheGridAHoldKeepsTheSamplesTheSimulatorsHoldKeepsOffItOthers() {
         // Samples every 50 ms from 1 ms past a second (the testbed's PMUs), held to 8 Hz.
         long second = 1_767_225_600L * S;
