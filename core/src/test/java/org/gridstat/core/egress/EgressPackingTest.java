@@ -104,6 +104,35 @@ class EgressPackingTest {
     }
 
     @Test
+    void aPackedFlowIsHeldToItsCeilingOnTheWireNotAbove() {
+        // A 10 MB/s link and a best-effort flow whose ceiling is 1 MB/s, offered 20 events of 260
+        // bytes every millisecond: the flow's ceiling, not the link, holds it, to its ceiling counted
+        // on the wire with its datagrams' shared headers: given back no more than it saved.
+        long capacity = 10_000_000;
+        long ceiling = 1_000_000;
+        AgentHarness h = new AgentHarness(null, WireFormat.MAX_FRAME_LENGTH, AgentHarness.link(capacity, 40_000));
+        h.install(new org.gridstat.core.forward.FlowEntry(1, 7, 0,
+                org.gridstat.core.sched.FlowSpec.of(1, ServiceClass.BE, 10_000, 0, ceiling, 64, ""), new long[0], 0, 0));
+        FakeTransmitter tx = h.links.get(0);
+        long start = h.clock.nanoTime();
+        long seconds = 2;
+        for (int ms = 0; ms < seconds * 1000; ms++) {
+            h.cycle(events(7L, "e" + ms + "-", 20));
+            h.clock.advance(start + (ms + 1) * MS - h.clock.nanoTime());
+        }
+        long wire = 0;
+        for (List<String> d : tx.datagrams) {
+            int n = d.size();
+            wire += 260L * n + WireFormat.DATAGRAM_OVERHEAD + (n > 1 ? BatchHeaderWriter.headerLength(n) : 0);
+        }
+        assertTrue(tx.datagrams.stream().anyMatch(d -> d.size() > 1), "packed");
+        long cburst = org.gridstat.core.sched.Shaping.defaultBurst(ceiling);
+        double used = wire / (double) (seconds * ceiling);
+        assertTrue(used >= 0.98 && used <= 1.0 + (double) cburst / (seconds * ceiling),
+                "held to its ceiling on the wire, burst aside: " + used);
+    }
+
+    @Test
     void aLongCycleFillsItsDatagramsAndKeepsNoneOpenLongerThanFourPumps() {
         // The agent pumps every 16 copies of a cycle; a pump in mid-cycle may keep its last
         // datagram open for the next copies, four pumps at most (64 copies), and the cycle's end
