@@ -9,7 +9,10 @@ import java.util.List;
 import org.gridstat.core.egress.AgentHarness.FakeTransmitter;
 import org.gridstat.core.egress.AgentHarness.Sent;
 import org.gridstat.core.emulation.LinkEmulator;
+import org.gridstat.core.forward.FlowEntry;
 import org.gridstat.core.model.ServiceClass;
+import org.gridstat.core.sched.FlowSpec;
+import org.gridstat.core.sched.Shaping;
 import org.gridstat.core.wire.BatchHeaderWriter;
 import org.gridstat.core.wire.WireFormat;
 import org.junit.jupiter.api.Test;
@@ -77,26 +80,14 @@ class EgressPackingTest {
         // A 1 MB/s link and one best-effort flow allowed all of it (its ceiling and its class's),
         // offered 20 events of 260 bytes every millisecond, in one duty cycle: each cycle the pacer
         // lets 3 or 4 go (1,000 bytes of credit), packed into one datagram, about 270 bytes on the
-        // wire an event. Charged 288 an event (a
-        // lone datagram's), the flow's ceiling would hold the link to 270 / 288 = 94 % of its capacity.
+        // wire an event. Charged 288 an event (a lone datagram's), the flow's ceiling would hold the
+        // link to 270 / 288 = 94 % of its capacity.
         long capacity = 1_000_000;
-        AgentHarness h = new AgentHarness(null, WireFormat.MAX_FRAME_LENGTH, AgentHarness.link(capacity, 4_000));
-        h.install(new org.gridstat.core.forward.FlowEntry(1, 7, 0,
-                org.gridstat.core.sched.FlowSpec.of(1, ServiceClass.BE, 10_000, 0, capacity, 64, ""), new long[0], 0, 0));
+        AgentHarness h = oneFlowUpTo(capacity, 4_000, capacity);
         FakeTransmitter tx = h.links.get(0);
-        long start = h.clock.nanoTime();
         long seconds = 2;
-        for (int ms = 0; ms < seconds * 1000; ms++) {
-            h.cycle(events(7L, "e" + ms + "-", 20)); // a cycle a millisecond, each with what has arrived
-            h.clock.advance(start + (ms + 1) * MS - h.clock.nanoTime());
-        }
-        long wire = 0;
-        int packed = 0;
-        for (List<String> d : tx.datagrams) {
-            int n = d.size();
-            wire += 260L * n + WireFormat.DATAGRAM_OVERHEAD + (n > 1 ? BatchHeaderWriter.headerLength(n) : 0);
-            packed += n > 1 ? 1 : 0;
-        }
+        long wire = offerTwentyAMillisecond(h, seconds);
+        long packed = tx.datagrams.stream().filter(d -> d.size() > 1).count();
         assertTrue(packed > tx.datagrams.size() / 2, "most datagrams packed: " + packed + " of " + tx.datagrams.size());
         double used = wire / (double) (seconds * capacity);
         assertTrue(used >= 0.99 && used <= 1.0 + 4_000.0 / (seconds * capacity),
@@ -108,28 +99,42 @@ class EgressPackingTest {
         // A 10 MB/s link and a best-effort flow whose ceiling is 1 MB/s, offered 20 events of 260
         // bytes every millisecond: the flow's ceiling, not the link, holds it, to its ceiling counted
         // on the wire with its datagrams' shared headers: given back no more than it saved.
-        long capacity = 10_000_000;
         long ceiling = 1_000_000;
-        AgentHarness h = new AgentHarness(null, WireFormat.MAX_FRAME_LENGTH, AgentHarness.link(capacity, 40_000));
-        h.install(new org.gridstat.core.forward.FlowEntry(1, 7, 0,
-                org.gridstat.core.sched.FlowSpec.of(1, ServiceClass.BE, 10_000, 0, ceiling, 64, ""), new long[0], 0, 0));
+        AgentHarness h = oneFlowUpTo(10_000_000, 40_000, ceiling);
         FakeTransmitter tx = h.links.get(0);
-        long start = h.clock.nanoTime();
         long seconds = 2;
+        long wire = offerTwentyAMillisecond(h, seconds);
+        assertTrue(tx.datagrams.stream().anyMatch(d -> d.size() > 1), "packed");
+        long cburst = Shaping.defaultBurst(ceiling);
+        double used = wire / (double) (seconds * ceiling);
+        assertTrue(used >= 0.98 && used <= 1.0 + (double) cburst / (seconds * ceiling),
+                "held to its ceiling on the wire, burst aside: " + used);
+    }
+
+    /** A link of {@code capacity} and {@code burst}, and one best-effort flow of variable 7 that may borrow up to {@code ceiling}. */
+    private static AgentHarness oneFlowUpTo(long capacity, long burst, long ceiling) {
+        AgentHarness h = new AgentHarness(null, WireFormat.MAX_FRAME_LENGTH, AgentHarness.link(capacity, burst));
+        h.install(new FlowEntry(1, 7, 0, FlowSpec.of(1, ServiceClass.BE, 10_000, 0, ceiling, 64, ""), new long[0], 0, 0));
+        return h;
+    }
+
+    /**
+     * Offers variable 7 twenty 260-byte events in one duty cycle every millisecond for
+     * {@code seconds}; returns the bytes the first link's datagrams took on the wire (frames, IP and
+     * UDP headers, batch headers).
+     */
+    private static long offerTwentyAMillisecond(AgentHarness h, long seconds) {
+        long start = h.clock.nanoTime();
         for (int ms = 0; ms < seconds * 1000; ms++) {
             h.cycle(events(7L, "e" + ms + "-", 20));
             h.clock.advance(start + (ms + 1) * MS - h.clock.nanoTime());
         }
         long wire = 0;
-        for (List<String> d : tx.datagrams) {
+        for (List<String> d : h.links.get(0).datagrams) {
             int n = d.size();
             wire += 260L * n + WireFormat.DATAGRAM_OVERHEAD + (n > 1 ? BatchHeaderWriter.headerLength(n) : 0);
         }
-        assertTrue(tx.datagrams.stream().anyMatch(d -> d.size() > 1), "packed");
-        long cburst = org.gridstat.core.sched.Shaping.defaultBurst(ceiling);
-        double used = wire / (double) (seconds * ceiling);
-        assertTrue(used >= 0.98 && used <= 1.0 + (double) cburst / (seconds * ceiling),
-                "held to its ceiling on the wire, burst aside: " + used);
+        return wire;
     }
 
     @Test
