@@ -99,14 +99,8 @@ public final class LinkScheduler<E> implements LinkFlows {
     private static final Shaping UNLIMITED = Shaping.of(Long.MAX_VALUE / 2, Long.MAX_VALUE / 2, Shaping.MAX_BURST,
             Shaping.MAX_BURST);
 
-    // Events dequeued whose datagram has not closed yet, oldest first: slot and flow id (slot -1:
-    // control), so that closing it can give each what sharing the headers saved. A ring grown on
-    // demand up to MAX_UNFRAMED; a caller that never closes datagrams only overwrites it.
-    private static final int MAX_UNFRAMED = 4096;
-    private int[] unframedSlot = new int[32];
-    private long[] unframedFlow = new long[32];
-    private int unframedHead;
-    private int unframedCount;
+    /** What was released and is not yet in a closed datagram. */
+    private final OpenDatagramEvents unframed = new OpenDatagramEvents();
 
     private long arrivalSequence;
     private long nextTick;
@@ -434,7 +428,7 @@ public final class LinkScheduler<E> implements LinkFlows {
             backlog--;
             controlCounters.departure(bytes, Saturating.subtract(now, arrived));
             chargeLink(bytes, now);
-            unframed(-1, 0);
+            unframed.add(-1, 0);
             return e;
         }
         wakeDue(now);
@@ -462,7 +456,7 @@ public final class LinkScheduler<E> implements LinkFlows {
             flowNodes[slot].charge(bytes + WireFormat.DATAGRAM_OVERHEAD, now);
             classNodes[c].charge(bytes + WireFormat.DATAGRAM_OVERHEAD, now);
             chargeLink(bytes, now);
-            unframed(slot, specs[slot].flowId());
+            unframed.add(slot, specs[slot].flowId());
             long latency = Saturating.subtract(now, arrived);
             flowCounters[slot].departure(bytes, latency);
             classCounters[c].departure(bytes, latency);
@@ -668,42 +662,16 @@ public final class LinkScheduler<E> implements LinkFlows {
         chargeLink(framingBytes, now);
         long saved = (long) WireFormat.DATAGRAM_OVERHEAD * events - framingBytes;
         int each = events > 0 && saved > 0 ? (int) Math.min(Integer.MAX_VALUE, saved / events) : 0;
-        for (int i = 0; i < events && unframedCount > 0; i++) {
-            int slot = unframedSlot[unframedHead];
-            long flowId = unframedFlow[unframedHead];
-            unframedHead = (unframedHead + 1) & (unframedSlot.length - 1);
-            unframedCount--;
+        for (int i = 0; i < events && !unframed.isEmpty(); i++) {
+            int slot = unframed.headSlot();
+            long flowId = unframed.headFlow();
+            unframed.removeHead();
             if (each > 0 && slot >= 0 && specs[slot] != null && specs[slot].flowId() == flowId) {
                 flowNodes[slot].refund(each, now);
                 classNodes[flowClass[slot]].refund(each, now);
                 relink(slot, now);
             }
         }
-    }
-
-    /** Remembers a dequeued event until its datagram closes; the oldest is forgotten if the ring is full. */
-    private void unframed(int slot, long flowId) {
-        if (unframedCount == unframedSlot.length) {
-            if (unframedSlot.length < MAX_UNFRAMED) {
-                int[] slots = new int[unframedSlot.length * 2];
-                long[] flows = new long[slots.length];
-                for (int i = 0; i < unframedCount; i++) {
-                    int at = (unframedHead + i) & (unframedSlot.length - 1);
-                    slots[i] = unframedSlot[at];
-                    flows[i] = unframedFlow[at];
-                }
-                unframedSlot = slots;
-                unframedFlow = flows;
-                unframedHead = 0;
-            } else {
-                unframedHead = (unframedHead + 1) & (unframedSlot.length - 1);
-                unframedCount--;
-            }
-        }
-        int at = (unframedHead + unframedCount) & (unframedSlot.length - 1);
-        unframedSlot[at] = slot;
-        unframedFlow[at] = flowId;
-        unframedCount++;
     }
 
     private void chargeLink(int bytes, long now) {
