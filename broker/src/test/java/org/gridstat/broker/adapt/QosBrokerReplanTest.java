@@ -79,10 +79,24 @@ class QosBrokerReplanTest {
     }
 
     private static Map<String, List<InstallFlow>> flows(QosBroker b, boolean versions) {
+        return byRouterAndFlow(b.flows(), versions);
+    }
+
+    /** Each router's flows in flow-id order, routers in name order; with their versions or at version 0. */
+    private static Map<String, List<InstallFlow>> byRouterAndFlow(Map<String, List<InstallFlow>> flows, boolean versions) {
         Map<String, List<InstallFlow>> out = new TreeMap<>();
-        b.flows().forEach((r, l) -> out.put(r, l.stream().map(f -> versions ? f : f.withVersion(0))
+        flows.forEach((r, l) -> out.put(r, l.stream().map(f -> versions ? f : f.withVersion(0))
                 .sorted(java.util.Comparator.comparingLong(f -> f.spec().flowId())).toList()));
         return out;
+    }
+
+    /** What a refused re-plan must leave as it found it: admission's books, the planned flows, the subscriptions. */
+    private record Held(Map<String, Long> bookkeeping, Map<String, List<InstallFlow>> flows,
+                        List<AdmittedSubscription> subscriptions) {
+        static Held of(QosBroker b, boolean versions) {
+            return new Held(QosBrokerReplanTest.bookkeeping(b), QosBrokerReplanTest.flows(b, versions),
+                    b.subscriptions());
+        }
     }
 
     /** Releasing everything left must give back exactly zero everywhere: nothing leaked by a rollback. */
@@ -105,15 +119,11 @@ class QosBrokerReplanTest {
         AdmittedSubscription pmu = admit(b, "pmu", "cc", 100, ServiceClass.HRT, Duration.ofMillis(30));
         admit(b, "other", "cc", 200, ServiceClass.HRT, Duration.ofMillis(500));
         admit(b, "other", "cc2", 200, ServiceClass.HRT, Duration.ofMillis(30)); // cannot go the long way round
-        Map<String, Long> before = bookkeeping(b);
-        Map<String, List<InstallFlow>> flowsBefore = flows(b, true);
-        List<AdmittedSubscription> subsBefore = b.subscriptions();
+        Held before = Held.of(b, true);
         QosBroker.Replan r = b.replan(pmu.id(), grow(300), 0, b.topology().link("r1", "r2"), 16).join();
         assertInstanceOf(AdmissionResult.Rejected.class, r.result(), r.toString());
         assertEquals(List.of(), r.moved());
-        assertEquals(before, bookkeeping(b));
-        assertEquals(flowsBefore, flows(b, true));
-        assertEquals(subsBefore, b.subscriptions());
+        assertEquals(before, Held.of(b, true));
         drainsToZero(b);
     }
 
@@ -136,15 +146,11 @@ class QosBrokerReplanTest {
         admit(b, "third", "cc", 100, ServiceClass.HRT, Duration.ofMillis(500));
         assertInstanceOf(AdmissionResult.Admitted.class, b.subscribe("blocker", "r5", "cc", QosSpec.builder().rateHz(200)
                 .latencyBound(Duration.ofMillis(500)).serviceClass(ServiceClass.HRT).build()).join());
-        Map<String, Long> before = bookkeeping(b);
-        Map<String, List<InstallFlow>> flowsBefore = flows(b, true);
-        List<AdmittedSubscription> subsBefore = b.subscriptions();
+        Held before = Held.of(b, true);
         QosBroker.Replan r = b.replan(((AdmissionResult.Admitted) p).subscriptionId(), grow(400), 0,
                 t.link("r1", "r2"), 16).join();
         assertInstanceOf(AdmissionResult.Rejected.class, r.result(), r.toString());
-        assertEquals(before, bookkeeping(b));
-        assertEquals(flowsBefore, flows(b, true));
-        assertEquals(subsBefore, b.subscriptions());
+        assertEquals(before, Held.of(b, true));
         drainsToZero(b);
     }
 
@@ -272,15 +278,8 @@ class QosBrokerReplanTest {
         admit(b, "other", "cc2", 100, ServiceClass.HRT, Duration.ofMillis(500));
         QosBroker.Replan r = b.replan(pmu.id(), grow(400), 0, b.topology().link("r1", "r2"), 16).join();
         assertInstanceOf(AdmissionResult.Admitted.class, r.result(), r.toString());
-        Map<String, List<InstallFlow>> planned = new TreeMap<>();
-        b.flows().forEach((k, v) -> planned.put(k, v.stream().sorted(java.util.Comparator.comparingLong(
-                f -> f.spec().flowId())).toList()));
-        Map<String, List<InstallFlow>> view = new TreeMap<>();
-        routers.view().forEach((k, v) -> view.put(k, v.stream().sorted(java.util.Comparator.comparingLong(
-                f -> f.spec().flowId())).toList()));
-        assertEquals(planned, view);
+        assertEquals(flows(b, true), byRouterAndFlow(routers.view(), true));
         int sent = routers.sent;
-        Map<String, Long> before = bookkeeping(b);
         QosBroker.Replan again = b.replan(pmu.id(), grow(400.0001), 0, b.topology().link("r1", "r2"), 16).join();
         assertEquals(sent == routers.sent, again.result() instanceof AdmissionResult.Rejected);
     }
@@ -319,18 +318,14 @@ class QosBrokerReplanTest {
                 e -> { });
         try {
             long pmu = stored.get(0).id();
-            Map<String, Long> before = bookkeeping(b);
-            Map<String, List<InstallFlow>> flowsBefore = flows(b, false);
-            List<AdmittedSubscription> subsBefore = b.subscriptions();
+            Held before = Held.of(b, false);
             try {
                 QosBroker.Replan r = b.replan(pmu, grow(350), 0, t.link("r1", "r2"), 16).join();
                 fail("expected the unsendable change to be refused: " + r);
             } catch (IllegalArgumentException e) {
                 assertTrue(e.getMessage().contains("cannot be sent"), e.getMessage());
             }
-            assertEquals(before, bookkeeping(b));
-            assertEquals(flowsBefore, flows(b, false));
-            assertEquals(subsBefore, b.subscriptions());
+            assertEquals(before, Held.of(b, false));
             drainsToZero(b);
         } finally {
             b.close();
