@@ -54,6 +54,13 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
     private static final Logger LOG = LoggerFactory.getLogger(ControlChannelServer.class);
     private static final AttributeKey<String> ROUTER = AttributeKey.valueOf("gridstat.router");
     private static final AttributeKey<ControlLiveness> LIVENESS = AttributeKey.valueOf("gridstat.liveness");
+    /** Set once a session's resynchronisation has been sent: before, its router is not yet connected. */
+    private static final AttributeKey<Boolean> RESYNC_SENT = AttributeKey.valueOf("gridstat.resyncSent");
+    /**
+     * A session's sequence numbers sent and not yet acknowledged: its own, so that what was sent on
+     * an older session of the same router neither counts nor is lost in the new one's count.
+     */
+    private static final AttributeKey<Set<Long>> UNACKED = AttributeKey.valueOf("gridstat.unacked");
     /** At most one log line per this long about connections refused at the cap. */
     private static final long OVER_CAP_LOG_NANOS = 10_000_000_000L;
 
@@ -65,8 +72,6 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
     /** Per router: its desired flows by flow id. */
     private final Map<String, Map<Long, ControlMessage.InstallFlow>> desired = new ConcurrentHashMap<>();
     private final Map<String, Channel> sessions = new ConcurrentHashMap<>();
-    /** Per router: sequence numbers sent and not yet acknowledged. */
-    private final Map<String, Set<Long>> unacked = new ConcurrentHashMap<>();
     private final AlarmLog alarms = new AlarmLog(1000);
     private final FlowReports reports = new FlowReports();
     /** Told of each flow a router reports short of bandwidth where it was not (global adaptation). */
@@ -188,14 +193,19 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
         }
     }
 
+    /**
+     * Whether the router has a live session whose resynchronisation has been sent; with nothing
+     * {@link #pending} it then holds every flow installed for it.
+     */
     public boolean connected(String router) {
         Channel ch = sessions.get(router);
-        return ch != null && ch.isActive();
+        return ch != null && ch.isActive() && Boolean.TRUE.equals(ch.attr(RESYNC_SENT).get());
     }
 
     /** Messages sent to a router and not yet acknowledged. */
     public int pending(String router) {
-        Set<Long> s = unacked.get(router);
+        Channel ch = sessions.get(router);
+        Set<Long> s = ch == null ? null : ch.attr(UNACKED).get();
         return s == null ? 0 : s.size();
     }
 
@@ -291,9 +301,19 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
         }
     }
 
+    private static Set<Long> unacked(Channel ch) {
+        Set<Long> s = ch.attr(UNACKED).get();
+        if (s == null) {
+            Set<Long> fresh = ConcurrentHashMap.newKeySet();
+            s = ch.attr(UNACKED).setIfAbsent(fresh);
+            s = s == null ? fresh : s;
+        }
+        return s;
+    }
+
     private void send(String router, Channel ch, ControlMessage m) {
         long seq = sequence.incrementAndGet();
-        unacked.computeIfAbsent(router, r -> ConcurrentHashMap.newKeySet()).add(seq);
+        unacked(ch).add(seq);
         if (m instanceof ControlMessage.InstallFlow f) {
             outcomes.sent(router, seq, f);
         }
@@ -398,14 +418,10 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
                 return; // heard, which is all it says
             }
             if (m instanceof ControlMessage.Ack ack) {
-                Set<Long> s = unacked.get(router);
-                if (s != null) {
-                    s.remove(ack.sequence());
-                }
+                unacked(ctx.channel()).remove(ack.sequence());
                 outcomes.acknowledged(router, ack.sequence());
             } else if (m instanceof ControlMessage.Nack nack) {
-                Set<Long> s = unacked.get(router);
-                boolean outstanding = s != null && s.remove(nack.sequence());
+                boolean outstanding = unacked(ctx.channel()).remove(nack.sequence());
                 String reason = AlarmLog.clean(nack.reason(), AlarmLog.MAX_MESSAGE);
                 InstallOutcomes.Refusal install = outcomes.refused(router, nack.sequence(), reason);
                 // no sequence number in the alarm: the same refusal repeated folds into one; a Nack of
@@ -462,7 +478,6 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
             if (old != null && old != ch) {
                 old.close();
             }
-            unacked.put(router, ConcurrentHashMap.newKeySet());
             outcomes.resynchronising(router);
             ControlMessage.OutLinks links = outLinks.get(router);
             if (links != null) {
@@ -474,6 +489,7 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
                 send(router, ch, flow);
             }
             send(router, ch, new ControlMessage.SyncEnd());
+            ch.attr(RESYNC_SENT).set(true);
             presence.connected(router, String.valueOf(ch.remoteAddress()));
             LOG.info("router {} connected from {}; resynchronised {} flow(s)", router, ch.remoteAddress(), flows.size());
         }
