@@ -312,11 +312,21 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
     }
 
     private void send(String router, Channel ch, ControlMessage m) {
-        long seq = sequence.incrementAndGet();
-        unacked(ch).add(seq);
+        long seq = awaitAck(ch);
         if (m instanceof ControlMessage.InstallFlow f) {
             outcomes.sent(router, seq, f);
         }
+        write(ch, seq, m);
+    }
+
+    /** A new sequence number, counted as unacknowledged on {@code ch} until its router answers it. */
+    private long awaitAck(Channel ch) {
+        long seq = sequence.incrementAndGet();
+        unacked(ch).add(seq);
+        return seq;
+    }
+
+    private static void write(Channel ch, long seq, ControlMessage m) {
         ch.writeAndFlush(Unpooled.wrappedBuffer(ControlCodec.encode(seq, m)));
     }
 
@@ -488,8 +498,11 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
             for (ControlMessage.InstallFlow flow : flows) {
                 send(router, ch, flow);
             }
-            send(router, ch, new ControlMessage.SyncEnd());
+            // connected before the router can read the end of its resynchronisation, and pending
+            // until it acknowledges it
+            long end = awaitAck(ch);
             ch.attr(RESYNC_SENT).set(true);
+            write(ch, end, new ControlMessage.SyncEnd());
             presence.connected(router, String.valueOf(ch.remoteAddress()));
             LOG.info("router {} connected from {}; resynchronised {} flow(s)", router, ch.remoteAddress(), flows.size());
         }
