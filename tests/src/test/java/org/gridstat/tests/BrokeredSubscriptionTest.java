@@ -65,7 +65,7 @@ class BrokeredSubscriptionTest {
                         QosSpec.builder().rateHz(20).latencyBound(Duration.ofMillis(500)).serviceClass(ServiceClass.HRT).build(),
                         "cc", sixty);
                 assertInstanceOf(AdmissionResult.Admitted.class, broker.subscribe(request));
-                Eventually.await(() -> broker.control().pending("b-r1") == 0 && broker.control().pending("b-r2") == 0,
+                Eventually.await(() -> broker.control().inSync("b-r1") && broker.control().inSync("b-r2"),
                         "both routers acknowledge their flows", 15);
                 assertEquals(List.of(), broker.control().refusals());
 
@@ -86,7 +86,7 @@ class BrokeredSubscriptionTest {
                     }
 
                     assertTrue(broker.unsubscribe(1));
-                    Eventually.await(() -> broker.control().pending("b-r1") == 0 && broker.control().pending("b-r2") == 0,
+                    Eventually.await(() -> broker.control().inSync("b-r1") && broker.control().inSync("b-r2"),
                             "removals acknowledged", 15);
                     got.clear();
                     for (int i = 0; i < 60; i++, t = grid.next(t)) {

@@ -160,19 +160,19 @@ class CongestionBundleNodeTest {
             EquinoxNode node = EquinoxNode.start(bundles, NodeConfig.of("cc-resync", null, router));
             try {
                 assertNotNull(node.awaitService(STATUS_ROUTER, EquinoxNode.TIMEOUT_MILLIS), node.inactiveBundles().toString());
-                Eventually.await(() -> broker.connected("cc-resync") && broker.pending("cc-resync") == 0, "flow installed", 15);
+                Eventually.await(() -> broker.inSync("cc-resync"), "flow installed", 15);
                 assertDelivers(port, got);
 
                 String name = node.deploy(congestionJar());
                 assertTrue(eventuallyAcceptsTcp(port), "restarted with notice channels");
                 assertTrue(noticeThreads() > 0, "the notice channels' thread runs");
-                Eventually.await(() -> broker.connected("cc-resync") && broker.pending("cc-resync") == 0, "resynchronised", 15);
+                Eventually.await(() -> broker.inSync("cc-resync"), "resynchronised", 15);
                 assertDeliversOnceResynchronised(port, got);
 
                 assertTrue(node.undeploy(name));
                 assertTrue(eventually(() -> !acceptsTcp(port)), "notice channels closed");
                 assertTrue(eventually(() -> noticeThreads() == 0), "notice threads left: " + noticeThreads());
-                Eventually.await(() -> broker.connected("cc-resync") && broker.pending("cc-resync") == 0, "resynchronised", 15);
+                Eventually.await(() -> broker.inSync("cc-resync"), "resynchronised", 15);
                 assertDeliversOnceResynchronised(port, got);
             } finally {
                 node.close();

@@ -53,7 +53,7 @@ class ControlChannelTest {
             EquinoxNode node = EquinoxNode.start(Distribution.bundles(), config);
             try {
                 assertNotNull(node.awaitService(STATUS_ROUTER, EquinoxNode.TIMEOUT_MILLIS), node.inactiveBundles().toString());
-                Eventually.await(() -> broker.connected("ctl-r1") && broker.pending("ctl-r1") == 0,
+                Eventually.await(() -> broker.inSync("ctl-r1"),
                         "router connects and acknowledges", 15);
                 publish(routerPort, 10);
                 Eventually.await(() -> got.size() == 10, "the installed flow forwards", 15);
@@ -79,7 +79,7 @@ class ControlChannelTest {
             got.clear();
             node = EquinoxNode.start(Distribution.bundles(), config);
             try {
-                Eventually.await(() -> broker.connected("ctl-r1") && broker.pending("ctl-r1") == 0,
+                Eventually.await(() -> broker.inSync("ctl-r1"),
                         "router reconnects and resyncs", 15);
                 publish(routerPort, 10);
                 Eventually.await(() -> got.size() == 10, "the restored flow forwards", 15);

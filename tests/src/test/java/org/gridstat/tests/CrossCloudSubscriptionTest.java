@@ -142,8 +142,8 @@ class CrossCloudSubscriptionTest {
             assertTrue(full.reason().startsWith("border west -> east: link w2->e1 class HRT"), full.reason());
             assertEquals(1, leaves.get("west").subscriptions().size(), "the failed attempt left no segment behind");
 
-            Eventually.await(() -> List.of("w1", "w2").stream().allMatch(r -> w.control().pending(r) == 0)
-                    && List.of("e1", "e2").stream().allMatch(r -> e.control().pending(r) == 0), "flows acknowledged", 20);
+            Eventually.await(() -> List.of("w1", "w2").stream().allMatch(r -> w.control().inSync(r))
+                    && List.of("e1", "e2").stream().allMatch(r -> e.control().inSync(r)), "flows acknowledged", 20);
             publish(ports.get("w1"), v.id(), 120);
             Eventually.await(() -> seqs.size() >= 120, "every sample crosses both clouds", 20);
             Thread.sleep(200);

@@ -76,7 +76,7 @@ class RedundantPathsTest {
                             .serviceClass(ServiceClass.HRT).build(), "cc", sixty));
             AdmissionResult.Admitted admitted = assertInstanceOf(AdmissionResult.Admitted.class, result);
             assertEquals(2, admitted.paths().size());
-            Eventually.await(() -> ports.keySet().stream().allMatch(r -> broker.control().pending(r) == 0),
+            Eventually.await(() -> ports.keySet().stream().allMatch(r -> broker.control().inSync(r)),
                     "flows acknowledged", 20);
 
             SampleGrid grid = SampleGrid.ofRate(60);

@@ -83,8 +83,8 @@ class ShippedExampleNetworkTest {
                 for (EquinoxNode n : nodes) {
                     assertNotNull(n.awaitService(STATUS_ROUTER, 60_000), n.inactiveBundles().toString());
                 }
-                Eventually.await(() -> routers.stream().allMatch(r -> broker.control().connected(r)
-                        && broker.control().pending(r) == 0), "every router connects and takes its out-links", 60);
+                Eventually.await(() -> routers.stream().allMatch(r -> broker.control().inSync(r)),
+                        "every router connects and takes its out-links", 60);
                 assertEquals(List.of(), broker.control().refusals());
 
                 PublishedVariable v = broker.declare("utilityA/sub1/pmu1/freq", "r1", 56, SampleGrid.ofRate(60).intervalNanos(),
@@ -100,7 +100,7 @@ class ShippedExampleNetworkTest {
                         e -> got.add(e.sequence()))) {
                     AdmissionResult admitted = broker.subscribe(v.name(), "r4", "cc", qos).join();
                     assertInstanceOf(AdmissionResult.Admitted.class, admitted, admitted.toString());
-                    Eventually.await(() -> routers.stream().allMatch(r -> broker.control().pending(r) == 0),
+                    Eventually.await(() -> routers.stream().allMatch(r -> broker.control().inSync(r)),
                             "every router acknowledges its flows", 30);
                     assertEquals(List.of(), broker.control().refusals(), "every router has the links its flows name");
 

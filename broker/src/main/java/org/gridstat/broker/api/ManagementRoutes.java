@@ -25,6 +25,7 @@ import org.gridstat.broker.catalog.PublishedVariable;
 import org.gridstat.broker.store.FencedWriteException;
 import org.gridstat.broker.store.RememberedRequest;
 import org.gridstat.broker.store.StateChange;
+import org.gridstat.broker.control.ControlChannelServer;
 import org.gridstat.broker.control.FlowReports;
 import org.gridstat.core.congestion.FlowState;
 import org.gridstat.core.control.ControlMessage;
@@ -288,8 +289,8 @@ final class ManagementRoutes implements ManagementApi.Routes {
     private static List<Map<String, Object>> routers(QosBroker b) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (RouterNode r : b.topology().routers()) {
-            out.add(Map.of("id", r.id(), "connected", b.control().connected(r.id()),
-                    "unacknowledged", b.control().pending(r.id())));
+            ControlChannelServer.RouterSync s = b.control().sync(r.id());
+            out.add(Map.of("id", r.id(), "connected", s.connected(), "unacknowledged", s.unacknowledged()));
         }
         return out;
     }

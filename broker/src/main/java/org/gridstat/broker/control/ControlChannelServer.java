@@ -194,19 +194,39 @@ public final class ControlChannelServer implements FlowInstaller, AutoCloseable 
     }
 
     /**
-     * Whether the router has a live session whose resynchronisation has been sent; with nothing
-     * {@link #pending} it then holds every flow installed for it.
+     * A router's session read once: connected once its resynchronisation has been sent, with the
+     * messages sent on it not yet acknowledged. Connected with none unacknowledged, the router
+     * holds every flow installed for it.
      */
-    public boolean connected(String router) {
-        Channel ch = sessions.get(router);
-        return ch != null && ch.isActive() && Boolean.TRUE.equals(ch.attr(RESYNC_SENT).get());
+    public record RouterSync(boolean connected, int unacknowledged) {
+        public static final RouterSync NONE = new RouterSync(false, 0);
+
+        public boolean inSync() {
+            return connected && unacknowledged == 0;
+        }
     }
 
-    /** Messages sent to a router and not yet acknowledged. */
-    public int pending(String router) {
+    /** The router's current session, from one reading of it (two calls could see two sessions). */
+    public RouterSync sync(String router) {
         Channel ch = sessions.get(router);
-        Set<Long> s = ch == null ? null : ch.attr(UNACKED).get();
-        return s == null ? 0 : s.size();
+        if (ch == null || !ch.isActive() || !Boolean.TRUE.equals(ch.attr(RESYNC_SENT).get())) {
+            return RouterSync.NONE;
+        }
+        return new RouterSync(true, unacked(ch).size());
+    }
+
+    /** Whether the router holds every flow installed for it (see {@link RouterSync}). */
+    public boolean inSync(String router) {
+        return sync(router).inSync();
+    }
+
+    public boolean connected(String router) {
+        return sync(router).connected();
+    }
+
+    /** Messages sent to a router on its current session and not yet acknowledged; 0 without one. */
+    public int pending(String router) {
+        return sync(router).unacknowledged();
     }
 
     /** What the liveness rules and limits have done so far. */

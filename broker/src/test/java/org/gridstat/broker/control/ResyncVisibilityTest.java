@@ -18,9 +18,9 @@ import org.gridstat.core.sched.FlowSpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * "Connected with nothing pending" is what installers and operators read as "the router holds its
- * flows": it must not hold between a router's Hello and the resynchronisation sent for it, or a
- * caller publishes into a router that has not been given its flows yet.
+ * In sync (connected, nothing unacknowledged) is what installers and operators read as "the
+ * router holds its flows": it must not hold between a router's Hello and the resynchronisation
+ * sent for it, or a caller publishes into a router that has not been given its flows yet.
  */
 class ResyncVisibilityTest {
     private static final ControlMessage.InstallFlow FLOW = new ControlMessage.InstallFlow(1, 5, "cc",
@@ -31,46 +31,84 @@ class ResyncVisibilityTest {
     void aRouterIsNeverInSyncBeforeItHasAcknowledgedItsResynchronisation() throws Exception {
         try (ControlChannelServer server = new ControlChannelServer(new InetSocketAddress("127.0.0.1", 0), Set.of("r1"))) {
             server.install("r1", FLOW);
-            AtomicBoolean acknowledged = new AtomicBoolean();
+            // even: the router has not acknowledged its resynchronisation; odd: it may have
+            AtomicLong phase = new AtomicLong();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong earlySightings = new AtomicLong();
             Thread watcher = new Thread(() -> {
                 while (!stop.get()) {
-                    boolean ackedBefore = acknowledged.get();
-                    if (server.connected("r1") && server.pending("r1") == 0 && !ackedBefore) {
+                    long before = phase.get();
+                    boolean inSync = server.inSync("r1");
+                    if (inSync && before % 2 == 0 && phase.get() == before) {
                         earlySightings.incrementAndGet();
                     }
+                    Thread.onSpinWait();
                 }
             }, "in-sync watcher");
             watcher.start();
             try {
                 for (int i = 0; i < SESSIONS; i++) {
-                    acknowledged.set(false);
-                    try (Socket s = new Socket()) {
-                        s.connect(server.address());
-                        s.setSoTimeout(5_000);
+                    try (Socket s = hello(server)) {
                         OutputStream out = s.getOutputStream();
-                        out.write(ControlCodec.encode(1, new ControlMessage.Hello("r1")));
                         ControlFrame install = read(s);
                         assertInstanceOf(ControlMessage.InstallFlow.class, install.message());
                         ControlFrame end = read(s);
                         assertInstanceOf(ControlMessage.SyncEnd.class, end.message());
-                        assertFalse(server.pending("r1") == 0, "the resynchronisation is pending until acknowledged");
-                        acknowledged.set(true);
+                        assertEquals(new ControlChannelServer.RouterSync(true, 2), server.sync("r1"),
+                                "connected once the router can read its resynchronisation, pending until it answers");
+                        phase.incrementAndGet();
                         out.write(ControlCodec.encode(2, new ControlMessage.Ack(install.sequence())));
                         out.write(ControlCodec.encode(3, new ControlMessage.Ack(end.sequence())));
                         out.flush();
-                        await(() -> server.connected("r1") && server.pending("r1") == 0, "in sync once acknowledged");
+                        await(() -> server.inSync("r1"), "in sync once acknowledged");
                     }
                     await(() -> !server.connected("r1"), "the closed session is gone");
+                    phase.incrementAndGet();
                 }
             } finally {
                 stop.set(true);
                 watcher.join();
             }
             assertEquals(0, earlySightings.get(),
-                    "times a router read as connected with nothing pending before acknowledging its resynchronisation");
+                    "times a router read as in sync before acknowledging its resynchronisation");
         }
+    }
+
+    @Test
+    void whatIsUnacknowledgedBelongsToItsSession() throws Exception {
+        try (ControlChannelServer server = new ControlChannelServer(new InetSocketAddress("127.0.0.1", 0), Set.of("r1"))) {
+            try (Socket first = hello(server)) {
+                ControlFrame end = read(first);
+                assertInstanceOf(ControlMessage.SyncEnd.class, end.message());
+                first.getOutputStream().write(ControlCodec.encode(2, new ControlMessage.Ack(end.sequence())));
+                await(() -> server.inSync("r1"), "in sync with no flows");
+                server.install("r1", FLOW); // sent, and never answered on this session
+                assertInstanceOf(ControlMessage.InstallFlow.class, read(first).message());
+                assertEquals(new ControlChannelServer.RouterSync(true, 1), server.sync("r1"));
+            }
+            await(() -> !server.connected("r1"), "the closed session is gone");
+            assertEquals(ControlChannelServer.RouterSync.NONE, server.sync("r1"));
+            assertFalse(server.inSync("r1"), "a router without a session is not in sync, whatever it left unanswered");
+            try (Socket second = hello(server)) {
+                ControlFrame install = read(second);
+                assertInstanceOf(ControlMessage.InstallFlow.class, install.message(), "the resync sends the flow again");
+                ControlFrame end = read(second);
+                assertEquals(new ControlChannelServer.RouterSync(true, 2), server.sync("r1"),
+                        "the new session counts what was sent on it, not what the old one left");
+                OutputStream out = second.getOutputStream();
+                out.write(ControlCodec.encode(2, new ControlMessage.Ack(install.sequence())));
+                out.write(ControlCodec.encode(3, new ControlMessage.Ack(end.sequence())));
+                await(() -> server.inSync("r1"), "in sync once the new session's messages are answered");
+            }
+        }
+    }
+
+    private static Socket hello(ControlChannelServer server) throws Exception {
+        Socket s = new Socket();
+        s.connect(server.address());
+        s.setSoTimeout(5_000);
+        s.getOutputStream().write(ControlCodec.encode(1, new ControlMessage.Hello("r1")));
+        return s;
     }
 
     private static ControlFrame read(Socket s) throws Exception {

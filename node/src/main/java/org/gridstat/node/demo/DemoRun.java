@@ -155,7 +155,7 @@ public final class DemoRun {
         out.printf("PMU %s (id %s) at %s Hz on r1; subscription %d admitted on 2 disjoint paths: %s%n", VARIABLE,
                 v.id(), fmt(rateHz), sub.id(), sub.paths().stream().map(p -> String.join("->", p)).toList());
         end = System.nanoTime() + 20_000_000_000L;
-        while (!ROUTERS.stream().allMatch(r -> leader.control().pending(r) == 0) && System.nanoTime() < end) {
+        while (!ROUTERS.stream().allMatch(r -> leader.control().inSync(r)) && System.nanoTime() < end) {
             Thread.sleep(10);
         }
 

@@ -156,7 +156,7 @@ public final class RealRatatoskrRun {
                     + " ms every " + outageEveryNanos / 1e6 + " ms" : "") + ")");
             await(() -> routers.keySet().stream().allMatch(broker.control()::connected), "the routers connect to the broker");
             admit(broker, levels, log);
-            await(() -> routers.keySet().stream().allMatch(id -> broker.control().pending(id) == 0),
+            await(() -> routers.keySet().stream().allMatch(id -> broker.control().inSync(id)),
                     "the routers acknowledge their flows");
 
             CallPolicy policy = CallPolicy.of(r, CALL_DEADLINE_NANOS);

@@ -198,7 +198,7 @@ public final class RealTimeTestbed {
                 admissions.put(u.label(), "admitted");
                 byVariable.computeIfAbsent(v.id(), id -> new ArrayList<>()).add(tallies.get(u.label()));
             }
-            await(() -> routers.keySet().stream().allMatch(r -> broker.control().pending(r) == 0),
+            await(() -> routers.keySet().stream().allMatch(r -> broker.control().inSync(r)),
                     "routers acknowledge their flows");
 
             List<Source> sources = new ArrayList<>();
