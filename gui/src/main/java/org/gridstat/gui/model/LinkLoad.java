@@ -3,11 +3,13 @@ package org.gridstat.gui.model;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gridstat.core.wire.WireFormat;
 
 /**
  * A link's load per class, from the flows its router forwards on it: what they send now (the
  * router's departure rate estimates) and what is reserved for them (their assured rates), against
- * the link's bandwidth and each class's share of it.
+ * the link's bandwidth and each class's share of it. Both count each event's IP and UDP headers,
+ * as the bandwidth and the reservations do: a full link reads 100 %, whatever its frames' size.
  */
 public record LinkLoad(NetworkTopology.Link link, Map<String, Long> sentBytesPerSecond,
                        Map<String, Long> reservedBytesPerSecond) {
@@ -26,11 +28,23 @@ public record LinkLoad(NetworkTopology.Link link, Map<String, Long> sentBytesPer
             if (f.router().equals(link.from()) && f.link().equals(link.to())) {
                 reserved.merge(f.serviceClass(), f.assuredBytesPerSecond(), Long::sum);
                 if (f.statistics() != null) {
-                    sent.merge(f.serviceClass(), f.statistics().departureBytesPerSecond(), Long::sum);
+                    sent.merge(f.serviceClass(), onTheWire(f.statistics()), Long::sum);
                 }
             }
         }
         return new LinkLoad(link, sent, reserved);
+    }
+
+    /**
+     * A flow's departure rate with its events' headers: the router estimates frames alone, and the
+     * events a second are the frames' rate over their mean size since the flow was installed.
+     */
+    static long onTheWire(FlowStatistics s) {
+        if (s.eventsSent() <= 0 || s.bytesSent() <= 0) {
+            return s.departureBytesPerSecond();
+        }
+        double eventsPerSecond = s.departureBytesPerSecond() * (double) s.eventsSent() / s.bytesSent();
+        return s.departureBytesPerSecond() + Math.round(eventsPerSecond * WireFormat.DATAGRAM_OVERHEAD);
     }
 
     /** What a class sends, as a share of the whole link (0..1 and beyond). */
