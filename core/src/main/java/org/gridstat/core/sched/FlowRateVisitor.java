@@ -1,6 +1,6 @@
 package org.gridstat.core.sched;
 
-/** Told each flow of a link with the assured rate in force and its mean size on the wire; see {@link LinkScheduler#visitRates}. */
+/** Told each flow of a link with the assured rate in force, its mean size on the wire, its hold and its slack; see {@link LinkScheduler#visitRates}. */
 @FunctionalInterface
 public interface FlowRateVisitor {
     /**
@@ -8,6 +8,10 @@ public interface FlowRateVisitor {
      *                      what a rate policy moved it to)
      * @param shortfall     what its demand needs beyond what the policy could find, bytes per second (0: none)
      * @param meanWireBytes the mean event size on the wire so far (0: none arrived yet)
+     * @param heldHz        the samples a second congestion control holds it to (0: no hold)
+     * @param leastSlack    the least time, ns, its events had left on arrival before they could no longer
+     *                      meet their end-to-end deadline, over the last period with arrivals
+     *                      ({@link Long#MAX_VALUE}: none with a deadline yet)
      */
-    void flow(FlowSpec spec, long assuredRate, long shortfall, double meanWireBytes);
+    void flow(FlowSpec spec, long assuredRate, long shortfall, double meanWireBytes, int heldHz, long leastSlack);
 }

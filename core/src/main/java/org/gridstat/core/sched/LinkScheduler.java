@@ -283,12 +283,13 @@ public final class LinkScheduler<E> implements LinkFlows {
         }
     }
 
-    /** Visits every flow with its assured rate in force and mean size on the wire; from any thread (a recent view). */
+    /** Visits every flow with its assured rate in force, mean size on the wire, hold and slack; from any thread (a recent view). */
     public void visitRates(FlowRateVisitor visitor) {
         for (int i = 0; i < maxFlows; i++) {
             Published p = published.get(i);
             if (p != null) {
-                visitor.flow(p.spec(), p.assured(), p.shortfall(), p.counters().meanWireBytes());
+                visitor.flow(p.spec(), p.assured(), p.shortfall(), p.counters().meanWireBytes(), p.heldHz(),
+                        p.counters().leastSlack());
             }
         }
     }
@@ -370,6 +371,9 @@ public final class LinkScheduler<E> implements LinkFlows {
             fc.arrival(bytes);
         } else {
             fc.arrival(bytes, sourceTime);
+        }
+        if (expiry != Long.MAX_VALUE) {
+            fc.slack(expiry - now);
         }
         classCounters[c].arrival(bytes);
         if (q.isFull()) {

@@ -22,6 +22,7 @@ final class QueueCounters {
     private static final int ARRIVAL_RATE_BITS = QueueCounter.ARRIVAL_RATE.ordinal();
     private static final int DEPARTURE_RATE_BITS = QueueCounter.DEPARTURE_RATE.ordinal();
     private static final int DEMAND_RATE_BITS = QueueCounter.DEMAND_RATE.ordinal();
+    private static final int LEAST_SLACK = QueueCounter.LEAST_SLACK.ordinal();
     private static final int FIELDS = QueueCounter.values().length;
 
     /** Hop latencies above 10 s are recorded as 10 s. */
@@ -61,6 +62,12 @@ final class QueueCounters {
     private long stampedArrivals;
     private long firstStamp = Long.MAX_VALUE;
     private long lastStamp = Long.MIN_VALUE;
+    /** This period's least slack of an arriving event, ns; {@link Long#MAX_VALUE}: none yet. */
+    private long periodLeastSlack = Long.MAX_VALUE;
+
+    QueueCounters() {
+        c.set(LEAST_SLACK, Long.MAX_VALUE);
+    }
 
     long get(QueueCounter counter) {
         return c.get(counter.ordinal());
@@ -77,6 +84,22 @@ final class QueueCounters {
         stampedArrivals++;
         firstStamp = Math.min(firstStamp, sourceTime);
         lastStamp = Math.max(lastStamp, sourceTime);
+    }
+
+    /** An arriving event's slack: the time left before it can no longer meet its end-to-end deadline (writer thread). */
+    void slack(long nanos) {
+        if (nanos < periodLeastSlack) {
+            periodLeastSlack = nanos;
+        }
+    }
+
+    /**
+     * The least slack of the last estimator period in which events with a deadline arrived, ns
+     * ({@link Long#MAX_VALUE}: none yet); from any thread. A period without arrivals keeps the last,
+     * so a slow flow's figure does not come and go.
+     */
+    long leastSlack() {
+        return c.get(LEAST_SLACK);
     }
 
     void enqueued() {
@@ -133,6 +156,10 @@ final class QueueCounters {
         c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
         c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
+        if (periodLeastSlack != Long.MAX_VALUE) {
+            c.set(LEAST_SLACK, periodLeastSlack);
+            periodLeastSlack = Long.MAX_VALUE;
+        }
     }
 
     /** The period's demand from its {@code n} arrivals of {@code bytes}. */

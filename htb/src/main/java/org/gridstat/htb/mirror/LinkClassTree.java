@@ -58,10 +58,14 @@ public final class LinkClassTree implements KernelLink {
     static final int UNCLASSIFIED_QUEUE = 256;
     /** A rate the kernel takes for a class or flow reserved nothing: it borrows the rest. */
     static final long LEAST_RATE = 8;
+    /** What a held flow keeps above what its hold lets through: samples a little off the hold's grid. */
+    static final double HOLD_HEADROOM = 0.1;
+    /** The fewest packets a leaf with deadlines holds: two events published together both wait. */
+    static final int MIN_LEAF_QUEUE = 2;
     private static final Logger LOG = LoggerFactory.getLogger(LinkClassTree.class);
 
     /** A flow as it is in the kernel. */
-    private record Installed(KernelFlow flow, int node, ClassRates rates) {
+    private record Installed(KernelFlow flow, int node, ClassRates rates, int queue) {
         int minor() {
             return FIRST_FLOW + node;
         }
@@ -270,11 +274,11 @@ public final class LinkClassTree implements KernelLink {
 
     /**
      * The rate each flow's leaf is guaranteed. Each flow's assured rate in force, but where
-     * congestion control could not cover an HRT flow's demand (the link cannot carry every
-     * guarantee), that shortfall is given to it from the best-effort leaves first, then the LRT
-     * leaves, in proportion to their rates: the router's scheduler serves HRT ahead of the other
-     * classes' guarantees on a full link, and HTB would otherwise hold every leaf to its rate and
-     * let the HRT flow go short.
+     * congestion control could not cover an HRT flow's demand, that shortfall is given to it from
+     * what the best-effort leaves can spare first, then the LRT leaves, in proportion: the router's
+     * scheduler lets an HRT flow borrow what others leave unused directly, HTB only through the
+     * class tree. A leaf keeps its minimum rate ({@link #kept}), which the router's scheduler keeps
+     * too: a flow borrowing it would take it when it is used.
      */
     static Map<Long, Long> guaranteed(List<KernelFlow> flows) {
         Map<Long, Long> rates = new HashMap<>();
@@ -293,7 +297,7 @@ public final class LinkClassTree implements KernelLink {
             long spare = 0;
             for (KernelFlow f : flows) {
                 if (f.serviceClass() == giver) {
-                    spare += Math.max(0, f.assuredRate() - LEAST_RATE);
+                    spare += f.assuredRate() - kept(f);
                 }
             }
             if (spare == 0 || found >= owed) {
@@ -302,7 +306,7 @@ public final class LinkClassTree implements KernelLink {
             double part = Math.min(1, (double) (owed - found) / spare);
             for (KernelFlow f : flows) {
                 if (f.serviceClass() == giver) {
-                    long give = (long) Math.floor(Math.max(0, f.assuredRate() - LEAST_RATE) * part);
+                    long give = (long) Math.floor((f.assuredRate() - kept(f)) * part);
                     rates.put(f.flowId(), f.assuredRate() - give);
                     found += give;
                 }
@@ -316,6 +320,31 @@ public final class LinkClassTree implements KernelLink {
             }
         }
         return rates;
+    }
+
+    /**
+     * The packets a flow's leaf may hold: what leaves at its guaranteed rate within its events' least
+     * slack (the kernel does not drop what expires, as the router's scheduler does: a longer queue
+     * would send every later packet late), at least {@value #MIN_LEAF_QUEUE}, at most the link's
+     * {@code configured} queue; that queue for a flow without deadlines or before its size is known.
+     */
+    static int queueOf(KernelFlow f, long guaranteedRate, int configured) {
+        if (f.slackMillis() == KernelFlow.NO_DEADLINE || f.meanWireBytes() <= 0) {
+            return configured;
+        }
+        double packets = f.slackMillis() / 1e3 * guaranteedRate / f.meanWireBytes();
+        return (int) Math.max(Math.min(MIN_LEAF_QUEUE, configured), Math.min(configured, Math.floor(packets)));
+    }
+
+    /**
+     * What a flow keeps when it lends to a short HRT flow: its minimum rate, or, if congestion
+     * control holds it, what its hold lets through and a tenth, if less (the rest would lie idle);
+     * never less than the least rate, never more than its assured rate.
+     */
+    static long kept(KernelFlow f) {
+        long needs = f.heldRate() > 0 ? Math.min(f.minimumRate(), (long) Math.ceil(f.heldRate() * (1 + HOLD_HEADROOM)))
+                : f.minimumRate();
+        return Math.min(f.assuredRate(), Math.max(LEAST_RATE, needs));
     }
 
     /** The filter of a flow's packets: status events of its variable sent to the neighbour. */
@@ -356,16 +385,23 @@ public final class LinkClassTree implements KernelLink {
         List<Long> unplaced = new ArrayList<>();
         for (KernelFlow f : flows) {
             Installed i = installed.get(f.flowId());
-            ClassRates rates = ratesOf(f, guaranteed.get(f.flowId()));
+            long rate = guaranteed.get(f.flowId());
+            ClassRates rates = ratesOf(f, rate);
+            int queue = queueOf(f, rate, flowQueue);
             if (i == null && usedNodes.nextClearBit(1) > MAX_FLOWS) {
                 unplaced.add(f.flowId()); // the flows after it still get their changes
             } else if (i == null) {
-                add(f, rates);
-            } else if (!rates.equals(i.rates())) {
-                htb.changeClass(device, classMinor(f.serviceClass()), i.minor(), rates);
-                installed.put(f.flowId(), new Installed(f, i.node(), rates));
-            } else if (!f.equals(i.flow())) {
-                installed.put(f.flowId(), new Installed(f, i.node(), rates));
+                add(f, rates, queue);
+            } else {
+                if (!rates.equals(i.rates())) {
+                    htb.changeClass(device, classMinor(f.serviceClass()), i.minor(), rates);
+                }
+                if (queue != i.queue()) {
+                    htb.setLeafQueue(device, i.minor(), queue);
+                }
+                if (!f.equals(i.flow()) || !rates.equals(i.rates()) || queue != i.queue()) {
+                    installed.put(f.flowId(), new Installed(f, i.node(), rates, queue));
+                }
             }
         }
         followLeaves();
@@ -385,7 +421,7 @@ public final class LinkClassTree implements KernelLink {
         return htb.ifindex(device) != ifindex || !"htb".equals(htb.rootQdiscKind(device));
     }
 
-    private void add(KernelFlow f, ClassRates rates) throws HtbException {
+    private void add(KernelFlow f, ClassRates rates, int queue) throws HtbException {
         int node = usedNodes.nextClearBit(1);
         if (node > MAX_FLOWS) {
             throw new IllegalStateException("link on " + device + " carries its most flows the kernel can steer ("
@@ -394,14 +430,14 @@ public final class LinkClassTree implements KernelLink {
         int minor = FIRST_FLOW + node;
         htb.addClass(device, classMinor(f.serviceClass()), minor, rates);
         try {
-            htb.setLeafQueue(device, minor, flowQueue);
+            htb.setLeafQueue(device, minor, queue);
             htb.addFilter(device, node, minor, matchOf(f.variableId()));
         } catch (HtbException e) {
             deleteQuietly(minor, -1);
             throw e;
         }
         usedNodes.set(node);
-        installed.put(f.flowId(), new Installed(f, node, rates));
+        installed.put(f.flowId(), new Installed(f, node, rates, queue));
     }
 
     private void remove(Installed i) throws HtbException {

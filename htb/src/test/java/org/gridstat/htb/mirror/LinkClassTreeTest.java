@@ -96,4 +96,32 @@ class LinkClassTreeTest {
         assertEquals(5, node(LinkClassTree.FIRST_FLOW + 1).packets(), "the flow's five");
         assertTrue(node(LinkClassTree.UNCLASSIFIED).packets() >= 2, "the other variable and the batch went unclassified");
     }
+
+    @Test
+    void aLeafWithDeadlinesHoldsWhatLeavesWithinItsSlackAndTheLimitFollowsTheRate() throws Exception {
+        // 288-byte events, 45 ms of slack: 17,280 B/s lets 2.7 leave (2 held), 51,840 B/s 8.1 (8)
+        tree.apply(List.of(new KernelFlow(1, 7, ServiceClass.HRT, 17_280, 69_120, 0, 288, 17_280, 0, 45),
+                new KernelFlow(2, 8, ServiceClass.BE, 5_760, 11_520, 0, 288, 662, 0, KernelFlow.NO_DEADLINE)));
+        assertEquals(2, leafLimit(LinkClassTree.FIRST_FLOW + 1));
+        assertEquals(20, leafLimit(LinkClassTree.FIRST_FLOW + 2), "no deadlines: the link's queue");
+        tree.apply(List.of(new KernelFlow(1, 7, ServiceClass.HRT, 51_840, 69_120, 0, 288, 51_840, 0, 45),
+                new KernelFlow(2, 8, ServiceClass.BE, 5_760, 11_520, 0, 288, 662, 0, KernelFlow.NO_DEADLINE)));
+        assertEquals(8, leafLimit(LinkClassTree.FIRST_FLOW + 1), "changed in place");
+    }
+
+    /** The packet limit of the pfifo under leaf {@code 1:minor}, as tc shows it. */
+    private int leafLimit(int minor) throws Exception {
+        Process p = new ProcessBuilder("tc", "qdisc", "show", "dev", veth.hostDevice()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+        String parent = "parent 1:" + Integer.toHexString(minor) + " ";
+        for (String line : out.split("\n")) {
+            if (line.startsWith("qdisc pfifo") && line.contains(parent)) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("limit (\\d+)p").matcher(line);
+                assertTrue(m.find(), line);
+                return Integer.parseInt(m.group(1));
+            }
+        }
+        throw new AssertionError("no pfifo under 1:" + Integer.toHexString(minor) + " in\n" + out);
+    }
 }

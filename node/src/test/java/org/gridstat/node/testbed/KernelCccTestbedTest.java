@@ -15,10 +15,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * onto the pair decides. Timing on a shared machine decides it, so it runs only with
  * {@code -Dgridstat.realtime=true} in the test JVM, and as root.
  *
- * <p>What it holds: the HRT streams miss at most {@link #TOLERANCE_POINTS} points more than the
- * simulator in every interval, 90-100 s included (where the link cannot carry every minimum rate
- * and the HRT flow congestion control could not cover is given its shortfall from the other
- * classes' leaves, as the router's scheduler serves HRT first).
+ * <p>What it holds: every stream misses at most {@link #TOLERANCE_POINTS} points more than the
+ * simulator in every interval, 90-100 s included, where the link cannot carry every minimum rate:
+ * the HRT flow congestion control could not cover is given what the victims' leaves can spare
+ * above their minimum rates, which they keep, and each leaf queues no more than can leave within
+ * its events' slack, so an HRT leaf a little short drops a few packets rather than sending all late.
  */
 @EnabledIfSystemProperty(named = "gridstat.realtime", matches = "true")
 class KernelCccTestbedTest {
@@ -27,7 +28,7 @@ class KernelCccTestbedTest {
     private static final double TOLERANCE_POINTS = 5;
 
     @Test
-    void theKernelShapedBottleneckProtectsTheHrtStreamsInEveryInterval() throws Exception {
+    void theKernelShapedBottleneckProtectsTheHrtStreamsAndKeepsTheVictimsMinimumRatesInEveryInterval() throws Exception {
         String why = VethLink.whyNot();
         assumeTrue(why == null, "network namespaces: " + why);
         CccComparison.Outcome o;
@@ -37,11 +38,13 @@ class KernelCccTestbedTest {
         }
         System.out.print(CccComparison.markdown(o));
         o.real().admissions().forEach((stream, a) -> assertEquals("admitted", a, stream));
-        for (String stream : new String[] {"A-HRT", "B-HRT"}) {
+        for (String stream : new String[] {"A-HRT", "B-HRT", "A-LRT", "B-LRT", "A-BE", "B-BE"}) {
             for (long from : new long[] {0, 40, 60, 80, 90}) {
                 CccComparison.Line l = o.line(stream, from);
                 String where = stream + " " + l.fromSeconds() + "-" + l.toSeconds() + " s";
-                assertTrue(l.real().offered() > 0.95 * l.simOffered(), where + ": the publisher kept its rate");
+                if (stream.endsWith("HRT")) { // the others are held at their sources, each hold on its own grid
+                    assertTrue(l.real().offered() > 0.95 * l.simOffered(), where + ": the publisher kept its rate");
+                }
                 assertTrue(l.differencePoints() <= TOLERANCE_POINTS, where + ": " + l.differencePoints()
                         + " points more misses than simulated");
             }

@@ -193,11 +193,14 @@ final class KernelLinks implements AutoCloseable {
     /** The link's flows as the kernel should shape them, in flow-id order. */
     static List<KernelFlow> flowsOf(ForwardingEngine<?> engine, int link) {
         List<KernelFlow> flows = new ArrayList<>();
-        engine.visitRates(link, (spec, assured, shortfall, meanWireBytes) -> {
+        engine.visitRates(link, (spec, assured, shortfall, meanWireBytes, heldHz, leastSlack) -> {
             FlowEntry e = engine.installedFlow(spec.flowId());
             if (e != null && e.outLink() == link) {
+                double wireBytes = Math.rint(meanWireBytes);
                 flows.add(new KernelFlow(spec.flowId(), e.variableId(), spec.serviceClass(), assured,
-                        Math.max(assured, spec.ceilingRate()), shortfall, Math.rint(meanWireBytes)));
+                        Math.max(assured, spec.ceilingRate()), shortfall, wireBytes, Math.min(assured, spec.minimumRate()),
+                        (long) Math.ceil(heldHz * wireBytes),
+                        leastSlack == Long.MAX_VALUE ? KernelFlow.NO_DEADLINE : Math.max(0, leastSlack) / 1_000_000));
             }
         });
         flows.sort(Comparator.comparingLong(KernelFlow::flowId));

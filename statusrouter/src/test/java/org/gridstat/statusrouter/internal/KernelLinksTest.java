@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class KernelLinksTest {
     private static final long S = 1_000_000_000L;
     private static final long PERIOD = 100_000_000L;
+    private static final long MS = 1_000_000L;
     private static final EventReferences<String> REFS = new EventReferences<>() {
         @Override
         public void retain(String e) {
@@ -65,6 +66,30 @@ class KernelLinksTest {
         assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 7_000, 8_000, 0, 0),
                 new KernelFlow(2, 43, ServiceClass.BE, 2_000, 5_000, 0, 0)), KernelLinks.flowsOf(engine, 0));
         assertEquals(List.of(new KernelFlow(3, 44, ServiceClass.LRT, 2_000, 5_000, 0, 0)), KernelLinks.flowsOf(engine, 1));
+    }
+
+    @Test
+    void theKernelGetsEachFlowsMinimumRateHoldAndSlack() {
+        ForwardingEngine<String> engine = new ForwardingEngine<>(List.of(LinkSpec.withDefaultShares(100_000).shapedInKernel()), 8,
+                REFS, new EstimatorSettings(PERIOD, 0.5), 0);
+        engine.submit(FlowCommand.install(new FlowEntry(1, 42, 0, FlowSpec.of(1, ServiceClass.HRT, 17_280, 17_280, 69_120, 20, ""),
+                new long[0], 0, 0)));
+        engine.submit(FlowCommand.install(new FlowEntry(1, 43, 0, FlowSpec.of(2, ServiceClass.BE, 5_760, 662, 11_520, 20, ""),
+                new long[0], 0, 0)));
+        engine.applyCommands(0);
+        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 17_280, 69_120, 0, 0, 17_280, 0, KernelFlow.NO_DEADLINE),
+                new KernelFlow(2, 43, ServiceClass.BE, 5_760, 11_520, 0, 0, 662, 0, KernelFlow.NO_DEADLINE)),
+                KernelLinks.flowsOf(engine, 0), "nothing arrived: no size, no slack, no hold yet");
+        long epoch = 1_767_225_600_000_000_000L;
+        long mono = 10 * MS;
+        // an HRT sample that has 45.9 ms left before its end-to-end deadline, and a best-effort one with none
+        assertEquals(1, engine.forward(42, epoch - MS, epoch + 45_900_000L, "hrt", 260, epoch, mono));
+        assertEquals(1, engine.forward(43, epoch - MS, 0, "be", 260, epoch, mono));
+        assertTrue(engine.hold(2, 2), "best effort held to 2 samples a second");
+        engine.tick(PERIOD);
+        assertEquals(List.of(new KernelFlow(1, 42, ServiceClass.HRT, 17_280, 69_120, 0, 288, 17_280, 0, 45),
+                new KernelFlow(2, 43, ServiceClass.BE, 5_760, 11_520, 0, 288, 662, 2 * 288, KernelFlow.NO_DEADLINE)),
+                KernelLinks.flowsOf(engine, 0), "45 whole ms of slack; the hold's 2 Hz at 288 bytes on the wire");
     }
 
     @Test
