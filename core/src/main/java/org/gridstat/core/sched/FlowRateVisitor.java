@@ -10,8 +10,8 @@ public interface FlowRateVisitor {
      * @param meanWireBytes the mean event size on the wire so far (0: none arrived yet)
      * @param heldHz        the samples a second congestion control holds it to (0: no hold)
      * @param leastSlack    the least time, ns, its events had left on arrival before they could no longer
-     *                      meet their end-to-end deadline, over the last period with arrivals
-     *                      ({@link Long#MAX_VALUE}: none with a deadline yet)
+     *                      meet their end-to-end deadline, over the last period in which events that
+     *                      still could arrived ({@link Long#MAX_VALUE}: none yet)
      */
     void flow(FlowSpec spec, long assuredRate, long shortfall, double meanWireBytes, int heldHz, long leastSlack);
 }

@@ -16,8 +16,8 @@ public enum QueueCounter implements CounterDescriptor {
     DEPARTURE_RATE("moving average of bytes sent per second (a double's bits)"),
     DEMAND_RATE("demand on the wire for congestion control, bytes per second: the moving average of arrivals with their"
             + " IP and UDP headers, or the last period's if higher (a double's bits)"),
-    LEAST_SLACK("the least time, ns, an event of the last estimator period with arrivals had left when it arrived before"
-            + " it could no longer meet its end-to-end deadline (Long.MAX_VALUE: none with a deadline yet; flows only)");
+    LEAST_SLACK("the least time, ns, an event that could still meet its end-to-end deadline had left when it arrived,"
+            + " over the last estimator period in which such events arrived (Long.MAX_VALUE: none yet; flows only)");
 
     private final String description;
 

@@ -94,9 +94,9 @@ final class QueueCounters {
     }
 
     /**
-     * The least slack of the last estimator period in which events with a deadline arrived, ns
-     * ({@link Long#MAX_VALUE}: none yet); from any thread. A period without arrivals keeps the last,
-     * so a slow flow's figure does not come and go.
+     * The least slack of the last estimator period in which events that could still meet their
+     * deadline arrived, ns ({@link Long#MAX_VALUE}: none yet); from any thread. A period without
+     * such arrivals keeps the last, so a slow flow's figure does not come and go.
      */
     long leastSlack() {
         return c.get(LEAST_SLACK);

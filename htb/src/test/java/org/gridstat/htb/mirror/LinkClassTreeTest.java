@@ -107,6 +107,14 @@ class LinkClassTreeTest {
         tree.apply(List.of(new KernelFlow(1, 7, ServiceClass.HRT, 51_840, 69_120, 0, 288, 51_840, 0, 45),
                 new KernelFlow(2, 8, ServiceClass.BE, 5_760, 11_520, 0, 288, 662, 0, KernelFlow.NO_DEADLINE)));
         assertEquals(8, leafLimit(LinkClassTree.FIRST_FLOW + 1), "changed in place");
+        tree.apply(List.of(new KernelFlow(1, 7, ServiceClass.HRT, 17_280, 69_120, 0, 288, 17_280, 0, 45),
+                new KernelFlow(2, 8, ServiceClass.BE, 5_760, 11_520, 0, 288, 662, 0, KernelFlow.NO_DEADLINE)));
+        assertEquals(2, leafLimit(LinkClassTree.FIRST_FLOW + 1), "and back");
+        // short by 8,640 B/s, all of it found in best effort's 10,858 above its minimum rate
+        tree.apply(List.of(new KernelFlow(1, 7, ServiceClass.HRT, 17_280, 69_120, 8_640, 288, 17_280, 0, 45),
+                new KernelFlow(2, 8, ServiceClass.BE, 11_520, 23_040, 0, 288, 662, 0, KernelFlow.NO_DEADLINE)));
+        assertEquals(4, leafLimit(LinkClassTree.FIRST_FLOW + 1),
+                "sized at the 25,920 B/s the tree guarantees the short flow (4.05), not its assured 17,280 (2.7)");
     }
 
     /** The packet limit of the pfifo under leaf {@code 1:minor}, as tc shows it. */

@@ -170,7 +170,7 @@ final class KernelLinks implements AutoCloseable {
 
     /** Applies the link's flows if they changed since the last apply. */
     private void reconcile(Shaped s, ForwardingEngine<?> engine, long now) {
-        List<KernelFlow> flows = flowsOf(engine, s.index);
+        List<KernelFlow> flows = steadySlack(flowsOf(engine, s.index), s.applied);
         if (flows.equals(s.applied) && now - s.appliedAt < REAPPLY_NANOS) {
             return;
         }
@@ -188,6 +188,31 @@ final class KernelLinks implements AutoCloseable {
                         e.getMessage() == null ? e.toString() : e.getMessage(), TimeUnit.NANOSECONDS.toMillis(POLL_NANOS));
             }
         }
+    }
+
+    /**
+     * {@code flows} with each one's slack as last {@code applied} while the new one is within a
+     * tenth of it: arrivals jitter the slack every period, and the tree would be applied anew each
+     * time for a leaf queue that moves in whole packets. Both lists are in flow-id order.
+     */
+    static List<KernelFlow> steadySlack(List<KernelFlow> flows, List<KernelFlow> applied) {
+        if (applied == null || applied.isEmpty()) {
+            return flows;
+        }
+        List<KernelFlow> steady = new ArrayList<>(flows.size());
+        int j = 0;
+        for (KernelFlow f : flows) {
+            while (j < applied.size() && applied.get(j).flowId() < f.flowId()) {
+                j++;
+            }
+            KernelFlow before = j < applied.size() && applied.get(j).flowId() == f.flowId() ? applied.get(j) : null;
+            if (before != null && before.slackMillis() != KernelFlow.NO_DEADLINE && f.slackMillis() != KernelFlow.NO_DEADLINE
+                    && Math.abs(f.slackMillis() - before.slackMillis()) * 10 <= before.slackMillis()) {
+                f = f.withSlackMillis(before.slackMillis());
+            }
+            steady.add(f);
+        }
+        return steady;
     }
 
     /** The link's flows as the kernel should shape them, in flow-id order. */

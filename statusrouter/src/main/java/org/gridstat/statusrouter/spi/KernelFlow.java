@@ -30,4 +30,9 @@ public record KernelFlow(long flowId, long variableId, ServiceClass serviceClass
                       long shortfall, double meanWireBytes) {
         this(flowId, variableId, serviceClass, assuredRate, ceilingRate, shortfall, meanWireBytes, 0, 0, NO_DEADLINE);
     }
+
+    public KernelFlow withSlackMillis(long slack) {
+        return new KernelFlow(flowId, variableId, serviceClass, assuredRate, ceilingRate, shortfall, meanWireBytes,
+                minimumRate, heldRate, slack);
+    }
 }

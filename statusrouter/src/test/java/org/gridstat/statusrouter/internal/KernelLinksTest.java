@@ -93,6 +93,26 @@ class KernelLinksTest {
     }
 
     @Test
+    void aSlackWithinATenthOfTheAppliedOneKeepsTheAppliedOneSoJitterDoesNotReapplyTheTree() {
+        KernelFlow hrt = new KernelFlow(1, 42, ServiceClass.HRT, 17_280, 69_120, 0, 288, 17_280, 0, 45);
+        KernelFlow lrt = new KernelFlow(3, 44, ServiceClass.LRT, 5_760, 11_520, 0, 288, 2_880, 0, 96);
+        KernelFlow be = new KernelFlow(2, 43, ServiceClass.BE, 5_760, 11_520, 0, 288, 662, 0, KernelFlow.NO_DEADLINE);
+        List<KernelFlow> applied = List.of(hrt, be, lrt);
+        assertEquals(applied, KernelLinks.steadySlack(List.of(hrt.withSlackMillis(49), be, lrt.withSlackMillis(87)), applied),
+                "45 -> 49 and 96 -> 87 are within a tenth: the applied slack stays");
+        assertEquals(List.of(hrt.withSlackMillis(40), be, lrt.withSlackMillis(107)),
+                KernelLinks.steadySlack(List.of(hrt.withSlackMillis(40), be, lrt.withSlackMillis(107)), applied),
+                "45 -> 40 and 96 -> 107 are more: taken");
+        KernelFlow added = new KernelFlow(4, 45, ServiceClass.HRT, 5_760, 23_040, 0, 288, 5_760, 0, 20);
+        assertEquals(List.of(hrt, be, lrt, added), KernelLinks.steadySlack(List.of(hrt.withSlackMillis(44), be, lrt, added), applied),
+                "a new flow's slack is its own");
+        assertEquals(List.of(hrt.withSlackMillis(KernelFlow.NO_DEADLINE)),
+                KernelLinks.steadySlack(List.of(hrt.withSlackMillis(KernelFlow.NO_DEADLINE)), applied), "deadlines gone: taken");
+        assertEquals(List.of(hrt.withSlackMillis(44)), KernelLinks.steadySlack(List.of(hrt.withSlackMillis(44)), null),
+                "nothing applied yet");
+    }
+
+    @Test
     void whatAClassTookInIsWhatItSentDroppedAndQueued() {
         KernelFlowStatistics before = new KernelFlowStatistics(1, 10_000, 100, 5, 1_000, 10);
         KernelFlowStatistics after = new KernelFlowStatistics(1, 30_000, 300, 15, 3_000, 30);
