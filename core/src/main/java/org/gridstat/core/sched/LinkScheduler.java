@@ -372,7 +372,7 @@ public final class LinkScheduler<E> implements LinkFlows {
         } else {
             fc.arrival(bytes, sourceTime);
         }
-        if (expiry != Long.MAX_VALUE && expiry > now) { // one too late is dropped here, never reaching a kernel queue
+        if (expiry != Long.MAX_VALUE) {
             fc.slack(expiry - now);
         }
         classCounters[c].arrival(bytes);

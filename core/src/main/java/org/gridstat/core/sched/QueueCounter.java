@@ -17,7 +17,8 @@ public enum QueueCounter implements CounterDescriptor {
     DEMAND_RATE("demand on the wire for congestion control, bytes per second: the moving average of arrivals with their"
             + " IP and UDP headers, or the last period's if higher (a double's bits)"),
     LEAST_SLACK("the least time, ns, an event that could still meet its end-to-end deadline had left when it arrived,"
-            + " over the last estimator period in which such events arrived (Long.MAX_VALUE: none yet; flows only)");
+            + " over the last estimator period in which such events arrived (Long.MAX_VALUE: none yet, or the last"
+            + " period's arrivals had no deadline; flows only)");
 
     private final String description;
 

@@ -62,8 +62,10 @@ final class QueueCounters {
     private long stampedArrivals;
     private long firstStamp = Long.MAX_VALUE;
     private long lastStamp = Long.MIN_VALUE;
-    /** This period's least slack of an arriving event, ns; {@link Long#MAX_VALUE}: none yet. */
+    /** This period's least slack of an arriving event that can still make it, ns; {@link Long#MAX_VALUE}: none yet. */
     private long periodLeastSlack = Long.MAX_VALUE;
+    /** Whether an event with a deadline arrived this period, in time or not. */
+    private boolean periodDeadlines;
 
     QueueCounters() {
         c.set(LEAST_SLACK, Long.MAX_VALUE);
@@ -86,17 +88,22 @@ final class QueueCounters {
         lastStamp = Math.max(lastStamp, sourceTime);
     }
 
-    /** An arriving event's slack: the time left before it can no longer meet its end-to-end deadline (writer thread). */
+    /**
+     * An arriving event's slack: the time left before it can no longer meet its end-to-end
+     * deadline; one that cannot any more (0 or less) only says the flow has deadlines (writer thread).
+     */
     void slack(long nanos) {
-        if (nanos < periodLeastSlack) {
+        periodDeadlines = true;
+        if (nanos > 0 && nanos < periodLeastSlack) {
             periodLeastSlack = nanos;
         }
     }
 
     /**
      * The least slack of the last estimator period in which events that could still meet their
-     * deadline arrived, ns ({@link Long#MAX_VALUE}: none yet); from any thread. A period without
-     * such arrivals keeps the last, so a slow flow's figure does not come and go.
+     * deadline arrived, ns; from any thread. A period without arrivals, or whose events with
+     * deadlines all came too late, keeps the last, so a slow flow's figure does not come and go;
+     * one whose arrivals had no deadline makes it {@link Long#MAX_VALUE}, as before any.
      */
     long leastSlack() {
         return c.get(LEAST_SLACK);
@@ -149,6 +156,13 @@ final class QueueCounters {
         stampedArrivals = 0;
         firstStamp = Long.MAX_VALUE;
         lastStamp = Long.MIN_VALUE;
+        if (periodLeastSlack != Long.MAX_VALUE) {
+            c.set(LEAST_SLACK, periodLeastSlack);
+        } else if (events > lastArrivals && !periodDeadlines) {
+            c.set(LEAST_SLACK, Long.MAX_VALUE);
+        }
+        periodLeastSlack = Long.MAX_VALUE;
+        periodDeadlines = false;
         lastArrivals = events;
         departureRate = weight * ((departed - lastDepartureBytes) / elapsedSeconds) + (1 - weight) * departureRate;
         lastArrivalBytes = arrived;
@@ -156,10 +170,6 @@ final class QueueCounters {
         c.set(ARRIVAL_RATE_BITS, Double.doubleToRawLongBits(arrivalRate));
         c.set(DEPARTURE_RATE_BITS, Double.doubleToRawLongBits(departureRate));
         c.set(DEMAND_RATE_BITS, Double.doubleToRawLongBits(demand()));
-        if (periodLeastSlack != Long.MAX_VALUE) {
-            c.set(LEAST_SLACK, periodLeastSlack);
-            periodLeastSlack = Long.MAX_VALUE;
-        }
     }
 
     /** The period's demand from its {@code n} arrivals of {@code bytes}. */

@@ -66,6 +66,15 @@ class LeastSlackTest {
     }
 
     @Test
+    void aFlowWhoseEventsStopCarryingDeadlinesHasNoneAfterAPeriodOfThem() {
+        arrive(slot, 10, 45);
+        link.maybeTick(100 * MS);
+        arrive(slot, 110, Long.MAX_VALUE);
+        link.maybeTick(200 * MS);
+        assertEquals(Long.MAX_VALUE, leastSlack(1), "the kernel gives its leaf the link's queue again");
+    }
+
+    @Test
     void anEventArrivingTooLateToMakeItDoesNotCount() {
         arrive(slot, 10, 45);
         long at = 20 * MS;
