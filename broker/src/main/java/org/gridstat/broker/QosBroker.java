@@ -186,6 +186,7 @@ public final class QosBroker implements AutoCloseable {
                         return l != null && l.sample().shortfall() > 0;
                     }, o -> {
                         control.alarms().raise(o.router(), o.kind() == org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.GROWN
+                                || o.kind() == org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.STORED
                                 ? org.gridstat.broker.control.AlarmLog.Kind.ADAPTED
                                 : o.kind() == org.gridstat.broker.adapt.GlobalAdaptation.Outcome.Kind.REFUSED
                                 ? org.gridstat.broker.control.AlarmLog.Kind.ADAPTATION_REFUSED

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.gridstat.broker.QosBroker;
+import org.gridstat.broker.StoredButNotInstalledException;
 import org.gridstat.broker.admission.AdmissionResult;
 import org.gridstat.broker.admission.AdmittedSubscription;
 import org.gridstat.broker.topology.Link;
@@ -64,6 +65,11 @@ public final class GlobalAdaptation {
             GROWN,
             /** No path can carry it: it keeps what it had. */
             REFUSED,
+            /**
+             * Admitted at the rate it needs and stored, but sending the new reservations to the
+             * routers failed: they stand, and reach the routers at their next resynchronisation.
+             */
+            STORED,
             /** The flow was no longer short when the delay had passed. */
             RESOLVED
         }
@@ -161,8 +167,14 @@ public final class GlobalAdaptation {
             replanned = CompletableFuture.failedFuture(e);
         }
         replanned.whenComplete((r, error) -> {
-            if (error != null) {
-                done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.REFUSED, change + ": " + error));
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause() : error;
+            if (cause instanceof StoredButNotInstalledException) {
+                done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.STORED, change
+                        + ": stored; the routers get the new reservations at their next resynchronisation ("
+                        + cause.getMessage() + ")"));
+            } else if (error != null) {
+                done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.REFUSED, change + ": " + cause));
             } else if (r.result() instanceof AdmissionResult.Admitted) {
                 done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.GROWN, change
                         + (r.moved().isEmpty() ? "" : "; moved off " + congested.name() + ": subscription "

@@ -30,6 +30,8 @@ class GlobalAdaptationTest {
     private final List<Outcome> outcomes = new ArrayList<>();
     private final Set<String> shortFlows = new HashSet<>();
     private final List<ControlMessage.InstallFlow> installed = new ArrayList<>();
+    /** Whether sending to the routers fails (a lost control session, say). */
+    private boolean sendsFail;
     private QosBroker broker;
     private GlobalAdaptation adaptation;
     private long hrtFlow;
@@ -42,6 +44,9 @@ class GlobalAdaptationTest {
         broker = QosBroker.inProcess(t, new FlowInstaller() {
             @Override
             public void install(String router, ControlMessage.InstallFlow flow) {
+                if (sendsFail) {
+                    throw new IllegalStateException("router " + router + " unreachable");
+                }
                 installed.add(flow);
             }
 
@@ -92,6 +97,19 @@ class GlobalAdaptationTest {
         assertEquals(60.0, broker.subscription(o.subscriptionId()).request().qos().rateHz(), 0.01);
         assertTrue(installed.size() > before, "its flows installed again, at the new reservation");
         assertEquals(60 * 288, installed.get(installed.size() - 1).spec().assuredRate());
+    }
+
+    @Test
+    void aGrowthStoredButNotSentToTheRoutersIsReportedAsStoredNotRefused() {
+        shortFlows.add("r1/" + hrtFlow);
+        adaptation.unmet("r1", hrtFlow, 60 * 288);
+        sendsFail = true;
+        advance(200 * MS);
+        Outcome o = outcomes.get(0);
+        assertEquals(Outcome.Kind.STORED, o.kind(), "" + o);
+        assertTrue(o.detail().contains("next resynchronisation") && o.detail().contains("router r1 unreachable"), o.detail());
+        assertEquals(60.0, broker.subscription(o.subscriptionId()).request().qos().rateHz(), 0.01,
+                "the new reservation stands: the routers get it when they resynchronise");
     }
 
     @Test
