@@ -539,7 +539,31 @@ public final class QosBroker implements AutoCloseable {
             subscriptions.put(s.id(), s);
             recorded.add(record(StateChange.modified(s), changes.get(i)));
         }
-        return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+        return allRecorded(recorded);
+    }
+
+    /**
+     * Done when every one of {@code recorded} is; failed, if any failed, with a failure to store
+     * ahead of a failure to send what was stored ({@link StoredButNotInstalledException}): "stored"
+     * must not be said of a change part of which was not.
+     */
+    static CompletableFuture<Void> allRecorded(List<CompletableFuture<Void>> recorded) {
+        return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new)).handle((done, first) -> {
+            if (first == null) {
+                return null;
+            }
+            Throwable notSent = null;
+            for (CompletableFuture<Void> f : recorded) {
+                Throwable t = f.handle((v, e) -> e).join();
+                Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                if (cause instanceof StoredButNotInstalledException) {
+                    notSent = notSent == null ? cause : notSent;
+                } else if (cause != null) {
+                    throw t instanceof CompletionException c ? c : new CompletionException(cause);
+                }
+            }
+            throw new CompletionException(notSent);
+        });
     }
 
     /** Frees a subscription's reservations and removes what only it needed; false if unknown. */

@@ -66,8 +66,9 @@ public final class GlobalAdaptation {
             /** No path can carry it: it keeps what it had. */
             REFUSED,
             /**
-             * Admitted at the rate it needs and stored, but sending the new reservations to the
-             * routers failed: they stand, and reach the routers at their next resynchronisation.
+             * Admitted at the rate it needs and stored, but sending the new reservations to a
+             * router failed (the message says why): they stand in the broker's state, and a router
+             * is sent them again when it next resynchronises.
              */
             STORED,
             /** The flow was no longer short when the delay had passed. */
@@ -171,8 +172,8 @@ public final class GlobalAdaptation {
                     ? error.getCause() : error;
             if (cause instanceof StoredButNotInstalledException) {
                 done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.STORED, change
-                        + ": stored; the routers get the new reservations at their next resynchronisation ("
-                        + cause.getMessage() + ")"));
+                        + ": admitted and stored, but sending the new reservations to the routers failed: "
+                        + (cause.getCause() != null ? cause.getCause().getMessage() : cause.getMessage())));
             } else if (error != null) {
                 done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.REFUSED, change + ": " + cause));
             } else if (r.result() instanceof AdmissionResult.Admitted) {

@@ -107,7 +107,7 @@ class GlobalAdaptationTest {
         advance(200 * MS);
         Outcome o = outcomes.get(0);
         assertEquals(Outcome.Kind.STORED, o.kind(), "" + o);
-        assertTrue(o.detail().contains("next resynchronisation") && o.detail().contains("router r1 unreachable"), o.detail());
+        assertTrue(o.detail().contains("stored, but sending") && o.detail().contains("router r1 unreachable"), o.detail());
         assertEquals(60.0, broker.subscription(o.subscriptionId()).request().qos().rateHz(), 0.01,
                 "the new reservation stands: the routers get it when they resynchronise");
     }
