@@ -555,7 +555,7 @@ public final class QosBroker implements AutoCloseable {
             Throwable notSent = null;
             for (CompletableFuture<Void> f : recorded) {
                 Throwable t = f.handle((v, e) -> e).join();
-                Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+                Throwable cause = Failures.unwrap(t);
                 if (cause instanceof StoredButNotInstalledException) {
                     notSent = notSent == null ? cause : notSent;
                 } else if (cause != null) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import org.gridstat.broker.Failures;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.StoredButNotInstalledException;
 import org.gridstat.broker.admission.AdmissionResult;
@@ -168,8 +169,7 @@ public final class GlobalAdaptation {
             replanned = CompletableFuture.failedFuture(e);
         }
         replanned.whenComplete((r, error) -> {
-            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                    ? error.getCause() : error;
+            Throwable cause = Failures.unwrap(error);
             if (cause instanceof StoredButNotInstalledException) {
                 done(new Outcome(raisedAt, clock.nanoTime(), router, flowId, id, Outcome.Kind.STORED, change
                         + ": admitted and stored, but sending the new reservations to the routers failed: "

@@ -12,10 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.gridstat.broker.BrokerReplica;
 import org.gridstat.broker.BrokerStoppedException;
+import org.gridstat.broker.Failures;
 import org.gridstat.broker.NotLeaderException;
 import org.gridstat.broker.QosBroker;
 import org.gridstat.broker.StoredButNotInstalledException;
@@ -230,7 +230,7 @@ final class ManagementRoutes implements ManagementApi.Routes {
     }
 
     static ApiResponse failure(Throwable t) {
-        Throwable e = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        Throwable e = Failures.unwrap(t);
         if (e instanceof NotLeaderException n) {
             return new ApiResponse(503, new ErrorDocument(n.getMessage(), n.leaderApi().isEmpty() ? null : n.leaderApi()));
         }
