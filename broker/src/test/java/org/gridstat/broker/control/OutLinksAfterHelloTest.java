@@ -2,15 +2,11 @@ package org.gridstat.broker.control;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.DataInputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.gridstat.core.control.ControlCodec;
-import org.gridstat.core.control.ControlFrame;
 import org.gridstat.core.control.ControlMessage;
 import org.gridstat.core.control.ControlMessage.OutLink;
 import org.gridstat.core.model.Endpoint;
@@ -30,39 +26,26 @@ class OutLinksAfterHelloTest {
         try (ControlChannelServer server = new ControlChannelServer(new InetSocketAddress("127.0.0.1", 0),
                 Set.of("r1", "r2"))) {
             server.install("r1", FLOW);
-            try (Socket early = hello(server, "r1")) {
+            try (Socket early = RawRouter.hello(server, "r1")) {
                 assertInstanceOf(ControlMessage.InstallFlow.class, read(early), "no plan yet: flows only");
                 assertInstanceOf(ControlMessage.SyncEnd.class, read(early));
                 server.outLinks(Map.of("r1", R1));
                 early.setSoTimeout(5_000);
                 assertEquals(-1, early.getInputStream().read(), "connected before the plan: disconnected to come back");
             }
-            try (Socket s = hello(server, "r1")) {
+            try (Socket s = RawRouter.hello(server, "r1")) {
                 assertEquals(new ControlMessage.OutLinks(R1), read(s));
                 assertEquals(FLOW.withVersion(1), read(s));
                 assertInstanceOf(ControlMessage.SyncEnd.class, read(s));
             }
-            try (Socket s = hello(server, "r2")) {
+            try (Socket s = RawRouter.hello(server, "r2")) {
                 assertInstanceOf(ControlMessage.SyncEnd.class, read(s), "a router the plan leaves out is told nothing of links");
             }
             assertThrows(IllegalArgumentException.class, () -> server.outLinks(Map.of("r9", R1)));
         }
     }
 
-    private static Socket hello(ControlChannelServer server, String router) throws Exception {
-        Socket s = new Socket();
-        s.connect(server.address());
-        s.setSoTimeout(5_000);
-        s.getOutputStream().write(ControlCodec.encode(1, new ControlMessage.Hello(router)));
-        return s;
-    }
-
     private static ControlMessage read(Socket s) throws Exception {
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] body = new byte[in.readInt()];
-        in.readFully(body);
-        ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
-        assertTrue(f.valid(), f.toString());
-        return f.message();
+        return RawRouter.read(s).message();
     }
 }

@@ -2,11 +2,9 @@ package org.gridstat.broker.control;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,11 +46,11 @@ class ResyncVisibilityTest {
             watcher.start();
             try {
                 for (int i = 0; i < SESSIONS; i++) {
-                    try (Socket s = hello(server)) {
+                    try (Socket s = RawRouter.hello(server, "r1")) {
                         OutputStream out = s.getOutputStream();
-                        ControlFrame install = read(s);
+                        ControlFrame install = RawRouter.read(s);
                         assertInstanceOf(ControlMessage.InstallFlow.class, install.message());
-                        ControlFrame end = read(s);
+                        ControlFrame end = RawRouter.read(s);
                         assertInstanceOf(ControlMessage.SyncEnd.class, end.message());
                         assertEquals(new ControlChannelServer.RouterSync(true, 2), server.sync("r1"),
                                 "connected once the router can read its resynchronisation, pending until it answers");
@@ -77,22 +75,22 @@ class ResyncVisibilityTest {
     @Test
     void whatIsUnacknowledgedBelongsToItsSession() throws Exception {
         try (ControlChannelServer server = new ControlChannelServer(new InetSocketAddress("127.0.0.1", 0), Set.of("r1"))) {
-            try (Socket first = hello(server)) {
-                ControlFrame end = read(first);
+            try (Socket first = RawRouter.hello(server, "r1")) {
+                ControlFrame end = RawRouter.read(first);
                 assertInstanceOf(ControlMessage.SyncEnd.class, end.message());
                 first.getOutputStream().write(ControlCodec.encode(2, new ControlMessage.Ack(end.sequence())));
                 await(() -> server.inSync("r1"), "in sync with no flows");
                 server.install("r1", FLOW); // sent, and never answered on this session
-                assertInstanceOf(ControlMessage.InstallFlow.class, read(first).message());
+                assertInstanceOf(ControlMessage.InstallFlow.class, RawRouter.read(first).message());
                 assertEquals(new ControlChannelServer.RouterSync(true, 1), server.sync("r1"));
             }
             await(() -> !server.connected("r1"), "the closed session is gone");
             assertEquals(ControlChannelServer.RouterSync.NONE, server.sync("r1"));
             assertFalse(server.inSync("r1"), "a router without a session is not in sync, whatever it left unanswered");
-            try (Socket second = hello(server)) {
-                ControlFrame install = read(second);
+            try (Socket second = RawRouter.hello(server, "r1")) {
+                ControlFrame install = RawRouter.read(second);
                 assertInstanceOf(ControlMessage.InstallFlow.class, install.message(), "the resync sends the flow again");
-                ControlFrame end = read(second);
+                ControlFrame end = RawRouter.read(second);
                 assertEquals(new ControlChannelServer.RouterSync(true, 2), server.sync("r1"),
                         "the new session counts what was sent on it, not what the old one left");
                 OutputStream out = second.getOutputStream();
@@ -101,23 +99,6 @@ class ResyncVisibilityTest {
                 await(() -> server.inSync("r1"), "in sync once the new session's messages are answered");
             }
         }
-    }
-
-    private static Socket hello(ControlChannelServer server) throws Exception {
-        Socket s = new Socket();
-        s.connect(server.address());
-        s.setSoTimeout(5_000);
-        s.getOutputStream().write(ControlCodec.encode(1, new ControlMessage.Hello("r1")));
-        return s;
-    }
-
-    private static ControlFrame read(Socket s) throws Exception {
-        DataInputStream in = new DataInputStream(s.getInputStream());
-        byte[] body = new byte[in.readInt()];
-        in.readFully(body);
-        ControlFrame f = ControlCodec.decode(ByteBuffer.wrap(body));
-        assertTrue(f.valid(), f.toString());
-        return f;
     }
 
     private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
