@@ -225,7 +225,7 @@ final class KernelLinks implements AutoCloseable {
                 flows.add(new KernelFlow(spec.flowId(), e.variableId(), spec.serviceClass(), assured,
                         Math.max(assured, spec.ceilingRate()), shortfall, wireBytes, Math.min(assured, spec.minimumRate()),
                         (long) Math.ceil(heldHz * wireBytes),
-                        leastSlack == Long.MAX_VALUE ? KernelFlow.NO_DEADLINE : Math.max(0, leastSlack) / 1_000_000));
+                        leastSlack == Long.MAX_VALUE ? KernelFlow.NO_DEADLINE : leastSlack / 1_000_000));
             }
         });
         flows.sort(Comparator.comparingLong(KernelFlow::flowId));
